@@ -1,0 +1,39 @@
+# The front door: `make run` and `make test` set everything up themselves.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help run test lint bench play clean
+
+help:  ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)  ## play a game of bots in the terminal and print the score sheets
+	$(BIN)/python -m engine demo
+
+test: $(STAMP)  ## run the whole test suite (lint and type checks included)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)  ## ruff and mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: $(STAMP)  ## engine speed: random legal games on one core
+	$(BIN)/python -m engine bench
+
+play: $(STAMP)  ## heuristic bot against two random bots, 1000 games
+	$(BIN)/python -m engine play --players 3 --bots heuristic,random,random --games 1000 --seed 1
+
+clean:  ## remove the virtual environment and caches
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

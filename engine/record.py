@@ -1,0 +1,132 @@
+"""Game records (GAME_RECORD.md, format ``call-to-glory/1``): parse, replay, write."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .cards import TYPES
+from .codec import _names
+from .errors import FormatError, IllegalMove
+from .moves import Move
+from .rules import apply
+from .state import Options, State, new_game, round_deck
+
+RECORD_FORMAT: Final = "call-to-glory/1"
+_KEYS: Final = {"format", "players", "options", "seed", "decks", "tasks", "moves"}
+
+
+class RecordError(Exception):
+    """A record that cannot be replayed: ``move`` is the index of the bad move, or None."""
+
+    def __init__(self, move: int | None, rule: str | None, message: str) -> None:
+        super().__init__(message)
+        self.move = move
+        self.rule = rule
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        """The error object that ``replay`` prints."""
+        return {"error": {"move": self.move, "rule": self.rule, "message": self.message}}
+
+
+@dataclass
+class Record:
+    """A parsed game record: the game's inputs and its moves."""
+
+    players: tuple[str, ...]
+    options: Options
+    seed: int | None = None
+    decks: list[list[str]] | None = None
+    tasks: dict[str, dict[str, str]] | None = None
+    moves: list[Move] = field(default_factory=list)
+
+    def start(self) -> State:
+        """The state before the first move."""
+        return new_game(self.players, self.options, self.seed, self.decks, self.tasks)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready object, keys in the documented order."""
+        out: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "players": list(self.players),
+            "options": self.options.to_json(),
+        }
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.decks is not None:
+            out["decks"] = self.decks
+        if self.tasks is not None:
+            out["tasks"] = self.tasks
+        out["moves"] = [m.to_json() for m in self.moves]
+        return out
+
+
+def record_of(state: State, moves: Sequence[Move]) -> Record:
+    """The record of a game started as ``state`` was, with ``moves`` (its players, options, seed, decks, deal)."""
+    last = max((i for i, d in enumerate(state.decks) if d is not None), default=-1)
+    decks = [_names(list(round_deck(state, r + 1))) for r in range(last + 1)] or None
+    tasks = None
+    if state.task_deal is not None:
+        tasks = {state.players[p]: {d: TYPES[t] for d, t in sorted(h.items())} for p, h in enumerate(state.task_deal)}
+    return Record(state.players, state.options, state.seed, decks, tasks, list(moves))
+
+
+def parse_record(data: Any) -> Record:
+    """Check a decoded record's shape and inputs; a problem raises RecordError with ``move`` None."""
+    try:
+        return _parse(data)
+    except FormatError as exc:
+        raise RecordError(None, None, str(exc)) from None
+
+
+def _parse(data: Any) -> Record:
+    if not isinstance(data, dict):
+        raise FormatError("a game record must be a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise FormatError(f"not a game record of format {RECORD_FORMAT!r}")
+    extra = set(data) - _KEYS
+    if extra:
+        raise FormatError(f"unknown key {sorted(extra)[0]!r} in the record")
+    for key in ("players", "moves"):
+        if not isinstance(data.get(key), list):
+            raise FormatError(f"{key!r} must be a list")
+    options = Options.from_json(data.get("options", {}))
+    seed = data.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise FormatError("'seed' must be a whole number")
+    decks = data.get("decks")
+    if decks is not None and (not isinstance(decks, list) or any(not isinstance(d, list) for d in decks)):
+        raise FormatError("'decks' must be a list of decks, each a list of card names")
+    tasks = data.get("tasks")
+    if tasks is not None and not isinstance(tasks, dict):
+        raise FormatError("'tasks' must map each player to their task cards")
+    record = Record(tuple(data["players"]), options, seed, decks, tasks)
+    record.start()  # checks players, options, decks and tasks
+    return record
+
+
+def replay(data: Any) -> tuple[Record, State]:
+    """Parse a decoded record and apply its moves; the first bad move raises RecordError."""
+    record = parse_record(data)
+    state = record.start()
+    for i, entry in enumerate(data["moves"]):
+        try:
+            move = Move.from_json(entry)
+            apply(state, move)
+        except FormatError as exc:
+            raise RecordError(i, None, str(exc)) from None
+        except IllegalMove as exc:
+            raise RecordError(i, exc.rule, exc.message) from None
+        record.moves.append(move)
+    return record, state
+
+
+def loads(text: str | bytes) -> Any:
+    """Decode a record's JSON text; anything that is not JSON raises RecordError."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise RecordError(None, None, f"not valid JSON: {str(exc)[:200]}") from None

@@ -1,0 +1,70 @@
+"""Project-wide checks: types, lint, and the purity of engine/."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE = ROOT / "engine"
+FORBIDDEN = {"flask", "sqlmodel", "sqlalchemy", "apscheduler", "pbem"}
+# Only the command line (python -m engine) may touch files, the terminal and the clock.
+EDGE = {"cli.py", "__main__.py"}
+IMPURE = {"time", "datetime", "os", "sys", "io", "pathlib", "socket", "subprocess", "threading"}
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+def test_engine_imports_no_framework(path: Path) -> None:
+    assert not _imports(path) & FORBIDDEN
+
+
+@pytest.mark.parametrize("path", sorted(p for p in ENGINE.glob("*.py") if p.name not in EDGE), ids=lambda p: p.name)
+def test_engine_core_has_no_io_clock_or_global_random(path: Path) -> None:
+    assert not _imports(path) & IMPURE
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            assert node.func.id not in {"open", "print", "input"}, f"{path.name}:{node.lineno}"
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "random":
+            assert node.attr == "Random", f"{path.name}:{node.lineno} uses the global random.{node.attr}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hash":
+            raise AssertionError(f"{path.name}:{node.lineno}: hash() depends on hash randomisation")
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_mypy_strict_on_engine() -> None:
+    result = _run("mypy", "--strict", "engine")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_check_and_format() -> None:
+    check = _run("ruff", "check", ".")
+    assert check.returncode == 0, check.stdout + check.stderr
+    fmt = _run("ruff", "format", "--check", ".")
+    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+
+
+def test_readme_python_examples_run() -> None:
+    text = (ROOT / "README.md").read_text()
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    assert blocks, "the README shows how to use the engine"
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
