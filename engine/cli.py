@@ -20,7 +20,12 @@ from .view import player_view, round_details, state_summary
 
 
 def _dump(obj: Any, out: TextIO) -> None:
-    out.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(obj, indent=2, ensure_ascii=False)
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # a lone surrogate in a message: fall back to \u escapes
+        text = json.dumps(obj, indent=2)
+    out.write(text + "\n")
 
 
 def cmd_replay(path: str, view: str | None, out: TextIO) -> int:

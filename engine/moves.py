@@ -45,6 +45,10 @@ class Move:
     def __post_init__(self) -> None:
         if not isinstance(self.player, str) or not self.player:
             raise FormatError("a move needs the name of the player who makes it")
+        for name in ("do", "pile", "type", "target", "deck", "discard_preference"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise FormatError(f"{name!r} must be a string, not {value!r}")
         if self.do not in _FIELDS:
             raise FormatError(f"unknown move {self.do!r} (expected one of {', '.join(KINDS)})")
         allowed = _FIELDS[self.do]

@@ -233,6 +233,7 @@ def _draw(state: State, p: int, i: int, events: Events | None) -> None:
         state.first_pile = i
     else:
         state.draws_left = 0
+        state.first_pile = -1
         state.step = ACT
 
 

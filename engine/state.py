@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -27,6 +28,7 @@ FINISHED: Final = "finished"
 DRAW: Final = "draw"
 ACT: Final = "act"
 MAX_NAME: Final = 40
+MAX_SEED: Final = 10**100
 STATE_FORMAT: Final = "call-to-glory-state/1"
 
 
@@ -98,6 +100,8 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
     for name in names:
         if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME:
             raise FormatError(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+            raise FormatError(f"a player's name may not contain control characters: {name!r}")
     if len(set(names)) != len(names):
         raise FormatError("players' names must be different")
     return names
@@ -276,8 +280,8 @@ def prepare(
     options = options if options is not None else Options()
     table = _check_options(options, names)
     rounds = options.resolved_rounds()
-    if seed is not None and type(seed) is not int:
-        raise FormatError("the seed must be a whole number")
+    if seed is not None and (type(seed) is not int or not -MAX_SEED < seed < MAX_SEED):
+        raise FormatError("the seed must be a whole number of at most 100 digits")
     explicit: list[tuple[int, ...] | None] = []
     if decks is not None:
         if isinstance(decks, str) or not isinstance(decks, Sequence):

@@ -54,23 +54,19 @@ def player_view(state: State, player: str, log: Iterable[dict[str, Any]] | None 
     p = state.index.get(player)
     if p is None:
         raise FormatError(f"{player!r} does not play in this game")
-    out = state_summary(state)
-    out["hands"] = {player: out["hands"][player]}
-    hand_sizes = {state.players[q]: sum(h) for q, h in enumerate(state.hands) if q != p}
-    out = {**{k: v for k, v in out.items() if k != "hands"}, "hands": out["hands"], "hand_sizes": hand_sizes}
-    out = _ordered(out)
+    summary = state_summary(state)
+    out: dict[str, Any] = {}
+    for key, value in summary.items():
+        if key == "hands":
+            out["hands"] = {player: value[player]}
+            out["hand_sizes"] = {state.players[q]: sum(h) for q, h in enumerate(state.hands) if q != p}
+        else:
+            out[key] = value
     if "tasks" in out:
         out["tasks"] = {player: out["tasks"][player]}
     if log is not None:
         out["log"] = [mask_event(e, player) for e in log]
     return out
-
-
-def _ordered(view: dict[str, Any]) -> dict[str, Any]:
-    """Keep the summary's key order, with ``hand_sizes`` right after ``hands``."""
-    keys = [k for k in view if k != "hand_sizes"]
-    keys.insert(keys.index("tables"), "hand_sizes")
-    return {k: view[k] for k in keys}
 
 
 def mask_event(event: dict[str, Any], viewer: str) -> dict[str, Any]:
