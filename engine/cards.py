@@ -50,3 +50,13 @@ PREFERENCES: Final = ("smaller", "larger", "pile1", "pile2")
 
 FULL_DECK: Final = tuple(t for t in range(len(TYPES)) for _ in range(VALUES[t]))
 """The 110 cards as type ids, in a fixed canonical order."""
+
+
+def counts_json(row: list[int]) -> dict[str, int]:
+    """Counts per type id as ``{"farmer": 2}``, zero counts left out (GAME_RECORD.md)."""
+    return {TYPES[t]: c for t, c in enumerate(row) if c}
+
+
+def names(cards: list[int]) -> list[str]:
+    """Type ids as card names."""
+    return [TYPES[t] for t in cards]

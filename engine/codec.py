@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from .cards import DECK_SIZE, MINIATURES, PILES, PREFERENCES, TASK_DECKS, TYPE_INDEX, TYPES
+from .cards import DECK_SIZE, MINIATURES, PILES, PREFERENCES, TASK_DECKS, TYPE_INDEX, TYPES, counts_json, names
 from .errors import FormatError
 from .state import ACT, DRAW, FINISHED, PLAYING, REVEALING, STATE_FORMAT, Options, State, prepare
 
 
-def _counts(row: list[int]) -> dict[str, int]:
-    return {TYPES[t]: c for t, c in enumerate(row) if c}
+def tasks_json(players: tuple[str, ...], hands: Sequence[dict[str, int]]) -> dict[str, dict[str, str]]:
+    """Task cards per player as ``{"ann": {"A": "empress"}}``."""
+    return {players[p]: {d: TYPES[t] for d, t in sorted(h.items())} for p, h in enumerate(hands)}
 
 
-def _names(cards: list[int]) -> list[str]:
-    return [TYPES[t] for t in cards]
+def revealed_json(state: State) -> list[dict[str, Any]]:
+    """The revealed task cards, in the order they were revealed."""
+    return [{"player": state.players[p], "deck": d, "type": TYPES[t], "round": r} for p, d, t, r in state.revealed]
 
 
 def to_json(state: State) -> dict[str, Any]:
@@ -25,10 +28,8 @@ def to_json(state: State) -> dict[str, Any]:
         "players": list(players),
         "options": state.options.to_json(),
         "seed": state.seed,
-        "decks": [None if d is None else _names(list(d)) for d in state.decks],
-        "task_deal": None
-        if state.task_deal is None
-        else {players[p]: {d: TYPES[t] for d, t in hand.items()} for p, hand in enumerate(state.task_deal)},
+        "decks": [None if d is None else names(list(d)) for d in state.decks],
+        "task_deal": None if state.task_deal is None else tasks_json(players, state.task_deal),
         "status": state.status,
         "round": state.round,
         "turn": state.turn,
@@ -38,22 +39,20 @@ def to_json(state: State) -> dict[str, Any]:
         "step": state.step,
         "draws_left": state.draws_left,
         "first_pile": PILES[state.first_pile] if state.first_pile >= 0 else None,
-        "hands": {players[p]: _counts(h) for p, h in enumerate(state.hands)},
-        "tables": {players[p]: _counts(t) for p, t in enumerate(state.tables)},
-        "draw_piles": [_names(pile[::-1]) for pile in state.draw_piles],
-        "discard_piles": [_names(pile) for pile in state.discard_piles],
+        "hands": {players[p]: counts_json(h) for p, h in enumerate(state.hands)},
+        "tables": {players[p]: counts_json(t) for p, t in enumerate(state.tables)},
+        "draw_piles": [names(pile[::-1]) for pile in state.draw_piles],
+        "discard_piles": [names(pile) for pile in state.discard_piles],
         "round_scores": [dict(zip(players, r, strict=True)) for r in state.round_scores],
-        "round_tables": [{players[p]: _counts(row) for p, row in enumerate(r)} for r in state.round_tables],
+        "round_tables": [{players[p]: counts_json(row) for p, row in enumerate(r)} for r in state.round_tables],
         "round_starts": [players[s] for s in state.round_starts],
         "totals": dict(zip(players, state.totals, strict=True)),
         "winners": [players[w] for w in state.winners],
         "preferences": {players[p]: PREFERENCES[x] for p, x in enumerate(state.preferences)},
         "ninjas": dict(zip(players, state.ninjas, strict=True)) if state.ninjas else None,
         "ninja_supply": state.ninja_supply,
-        "tasks": {players[p]: {d: TYPES[t] for d, t in sorted(h.items())} for p, h in enumerate(state.tasks)},
-        "revealed_tasks": [
-            {"player": players[p], "deck": d, "type": TYPES[t], "round": r} for p, d, t, r in state.revealed
-        ],
+        "tasks": tasks_json(players, state.tasks),
+        "revealed_tasks": revealed_json(state),
     }
 
 
@@ -71,7 +70,7 @@ def from_json(data: Any) -> State:
     return state
 
 
-def _type_counts(obj: Any) -> list[int]:
+def _typecounts_json(obj: Any) -> list[int]:
     if not isinstance(obj, dict):
         raise FormatError("card counts must be an object of type: count")
     row = [0] * len(TYPES)
@@ -105,14 +104,13 @@ def _from_json(data: dict[str, Any]) -> State:
     decks = data["decks"]
     if not isinstance(decks, list):
         raise FormatError("'decks' must be a list")
-    base = prepare(data["players"], options, seed=data["seed"], decks=decks, tasks=data["task_deal"])
-    players = base.players
-    index = base.index
+    state = prepare(data["players"], options, seed=data["seed"], decks=decks, tasks=data["task_deal"])
+    players = state.players
+    index = state.index
     status = data["status"]
     if status not in (PLAYING, REVEALING, FINISHED):
         raise FormatError(f"unknown status {status!r}")
-    state = base
-    state.status = {PLAYING: PLAYING, REVEALING: REVEALING, FINISHED: FINISHED}[status]
+    state.status = status
     state.round = _int(data["round"], 1, state.rounds)
     state.turn = _int(data["turn"], 1, 10**9)
     state.ply = _int(data["ply"], 0, 10**9)
@@ -134,8 +132,8 @@ def _from_json(data: dict[str, Any]) -> State:
     state.first_pile = -1 if first is None else PILES.index(first)
     if (state.first_pile >= 0) != (state.step == DRAW and state.draws_left == 1):
         raise FormatError("first_pile must be set exactly between the two draws")
-    state.hands = [_type_counts(h) for h in _per_player(data["hands"], players)]
-    state.tables = [_type_counts(t) for t in _per_player(data["tables"], players)]
+    state.hands = [_typecounts_json(h) for h in _per_player(data["hands"], players)]
+    state.tables = [_typecounts_json(t) for t in _per_player(data["tables"], players)]
     piles = data["draw_piles"]
     discards = data["discard_piles"]
     if not (isinstance(piles, list) and len(piles) == 2 and isinstance(discards, list) and len(discards) == 2):
@@ -145,7 +143,7 @@ def _from_json(data: dict[str, Any]) -> State:
     if not isinstance(data["round_scores"], list) or not isinstance(data["round_tables"], list):
         raise FormatError("round_scores and round_tables must be lists")
     state.round_scores = [[_int(s, 0, 10**6) for s in _per_player(r, players)] for r in data["round_scores"]]
-    state.round_tables = [[_type_counts(row) for row in _per_player(r, players)] for r in data["round_tables"]]
+    state.round_tables = [[_typecounts_json(row) for row in _per_player(r, players)] for r in data["round_tables"]]
     if not isinstance(data["round_starts"], list):
         raise FormatError("round_starts must be a list")
     state.round_starts = [index[s] for s in data["round_starts"]]

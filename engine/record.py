@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .cards import TYPES
-from .codec import _names
+from .cards import names
+from .codec import tasks_json
 from .errors import FormatError, IllegalMove
 from .moves import Move
 from .rules import apply
@@ -67,10 +67,8 @@ class Record:
 def record_of(state: State, moves: Sequence[Move]) -> Record:
     """The record of a game started as ``state`` was, with ``moves`` (its players, options, seed, decks, deal)."""
     last = max((i for i, d in enumerate(state.decks) if d is not None), default=-1)
-    decks = [_names(list(round_deck(state, r + 1))) for r in range(last + 1)] or None
-    tasks = None
-    if state.task_deal is not None:
-        tasks = {state.players[p]: {d: TYPES[t] for d, t in sorted(h.items())} for p, h in enumerate(state.task_deal)}
+    decks = [names(list(round_deck(state, r + 1))) for r in range(last + 1)] or None
+    tasks = None if state.task_deal is None else tasks_json(state.players, state.task_deal)
     return Record(state.players, state.options, state.seed, decks, tasks, list(moves))
 
 

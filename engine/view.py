@@ -5,13 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .cards import PREFERENCES, TASK_BONUS, TYPES, VALUES
+from .cards import PREFERENCES, TASK_BONUS, TYPES, VALUES, counts_json
+from .codec import revealed_json, tasks_json
 from .errors import FormatError
-from .state import FINISHED, PLAYING, State
-
-
-def _counts(row: list[int]) -> dict[str, int]:
-    return {TYPES[t]: c for t, c in enumerate(row) if c}
+from .state import PLAYING, State
 
 
 def state_summary(state: State) -> dict[str, Any]:
@@ -25,23 +22,21 @@ def state_summary(state: State) -> dict[str, Any]:
         "current_player": state.current_player,
         "step": state.step if playing else None,
         "draws_left": state.draws_left if playing and state.step == "draw" else None,
-        "hands": {players[p]: _counts(h) for p, h in enumerate(state.hands)},
-        "tables": {players[p]: _counts(t) for p, t in enumerate(state.tables)},
+        "hands": {players[p]: counts_json(h) for p, h in enumerate(state.hands)},
+        "tables": {players[p]: counts_json(t) for p, t in enumerate(state.tables)},
         "draw_piles": [len(p) for p in state.draw_piles],
         "discard_piles": [[TYPES[t] for t in p] for p in state.discard_piles],
         "round_scores": [dict(zip(players, r, strict=True)) for r in state.round_scores],
         "totals": dict(zip(players, state.totals, strict=True)),
-        "winners": [players[w] for w in state.winners] if state.status == FINISHED else [],
+        "winners": [players[w] for w in state.winners],
         "preferences": {players[p]: PREFERENCES[x] for p, x in enumerate(state.preferences)},
     }
     if state.options.ninja_power:
         out["ninjas"] = dict(zip(players, state.ninjas, strict=True))
         out["ninja_supply"] = state.ninja_supply
     if state.options.imperial_tasks:
-        out["tasks"] = {players[p]: {d: TYPES[t] for d, t in sorted(h.items())} for p, h in enumerate(state.tasks)}
-        out["revealed_tasks"] = [
-            {"player": players[p], "deck": d, "type": TYPES[t], "round": r} for p, d, t, r in state.revealed
-        ]
+        out["tasks"] = tasks_json(players, state.tasks)
+        out["revealed_tasks"] = revealed_json(state)
     return out
 
 
