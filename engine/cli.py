@@ -166,7 +166,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         out.write(json.dumps(figures) + "\n")
     else:
         out.write(
-            f"{figures['moves']} moves in {figures['games_per_second'] and args.games} games, {figures['seconds']} s: "
+            f"{figures['moves']} moves in {args.games} games, {figures['seconds']} s: "
             f"{figures['moves_per_second']:,} moves/s, {figures['games_per_second']} games/s\n"
         )
     return 0

@@ -9,6 +9,7 @@ or on hash randomisation, so a seed means the same cards everywhere, forever.
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
@@ -19,8 +20,7 @@ def _words(seed: int, label: str) -> Iterator[int]:
     counter = 0
     while True:
         digest = hashlib.sha256(f"call-to-glory:{seed}:{label}:{counter}".encode()).digest()
-        for i in range(0, 32, 8):
-            yield int.from_bytes(digest[i : i + 8], "big")
+        yield from struct.unpack(">4Q", digest)
         counter += 1
 
 

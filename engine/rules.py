@@ -50,9 +50,17 @@ def legal_moves(state: State) -> list[Move]:
         if state.step == DRAW:
             draws = table.draws[p]
             fp = state.first_pile
-            dp = state.draw_piles
-            cp = state.discard_piles
-            moves = [draws[i] for i, pile in ((0, dp[0]), (1, dp[1]), (2, cp[0]), (3, cp[1])) if pile and i != fp]
+            dp1, dp2 = state.draw_piles
+            cp1, cp2 = state.discard_piles
+            moves = []
+            if dp1 and fp != 0:
+                moves.append(draws[0])
+            if dp2 and fp != 1:
+                moves.append(draws[1])
+            if cp1 and fp != 2:
+                moves.append(draws[2])
+            if cp2 and fp != 3:
+                moves.append(draws[3])
         else:
             moves = []
             hand = state.hands[p]
