@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint bench play clean
+.PHONY: help run test lint demo bench bench-web play clean
 
 help:  ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -18,8 +18,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)  ## play a game of bots in the terminal and print the score sheets
-	$(BIN)/python -m engine demo
+run: $(STAMP)  ## migrate the SQLite database, start a demo game and serve it at http://127.0.0.1:5000
+	$(BIN)/pbem db-upgrade
+	$(BIN)/pbem demo
+	$(BIN)/pbem run --host 127.0.0.1 --port 5000
 
 test: $(STAMP)  ## run the whole test suite (lint and type checks included)
 	$(BIN)/python -m pytest
@@ -28,6 +30,9 @@ lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+demo: $(STAMP)  ## play a game of bots in the terminal and print the score sheets
+	$(BIN)/python -m engine demo
 
 bench: $(STAMP)  ## engine speed: random legal games on one core
 	$(BIN)/python -m engine bench

@@ -55,6 +55,11 @@ def test_mypy_strict_on_engine() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_mypy_on_pbem() -> None:
+    result = _run("mypy")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def test_ruff_check_and_format() -> None:
     check = _run("ruff", "check", ".")
     assert check.returncode == 0, check.stdout + check.stderr

@@ -1,0 +1,102 @@
+"""Database engines and sessions: SQLite (WAL, busy timeout, BEGIN IMMEDIATE for writes) or PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, g
+from sqlalchemy import Engine, event
+from sqlalchemy.pool import NullPool
+from sqlmodel import Session, create_engine
+
+
+def database_url(app: Flask) -> str:
+    """The configured URL, or SQLite in the instance folder."""
+    url: str = app.config["DATABASE_URL"]
+    if url:
+        return url
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{Path(app.instance_path) / 'pbem.sqlite3'}"
+
+
+def make_engine(url: str, busy_timeout_ms: int = 5000) -> Engine:
+    """An engine; for SQLite with SQLAlchemy's recipe so that we, not pysqlite, emit BEGIN."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": busy_timeout_ms / 1000}, poolclass=NullPool
+    )
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # pysqlite must not BEGIN on its own
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("pbem_write") else "BEGIN")
+
+    return engine
+
+
+def init_app(app: Flask) -> None:
+    """Create the app's engine and close the request's session at teardown."""
+    engine = make_engine(database_url(app), app.config["SQLITE_BUSY_TIMEOUT_MS"])
+    app.extensions["pbem_engine"] = engine
+    app.teardown_appcontext(_close_session)
+
+
+def get_engine() -> Engine:
+    """The current app's engine."""
+    engine: Engine = current_app.extensions["pbem_engine"]
+    return engine
+
+
+def get_session() -> Session:
+    """The request's read session, created on first use and closed at teardown."""
+    if "db_session" not in g:
+        g.db_session = Session(get_engine())
+    session: Session = g.db_session
+    return session
+
+
+def _close_session(_exc: BaseException | None) -> None:
+    session = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+@contextmanager
+def write_session(engine: Engine | None = None) -> Iterator[Session]:
+    """One write transaction (BEGIN IMMEDIATE on SQLite): commit on success, roll back on error."""
+    engine = engine or get_engine()
+    with Session(engine.execution_options(pbem_write=True)) as session, session.begin():
+        yield session
+
+
+def alembic_config(engine: Engine) -> Any:
+    """Alembic's configuration for our migrations folder and this engine."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False).replace("%", "%%"))
+    return cfg
+
+
+def upgrade(engine: Engine) -> None:
+    """Bring the database schema up to date (alembic upgrade head)."""
+    from alembic import command
+
+    cfg = alembic_config(engine)
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")

@@ -1,0 +1,100 @@
+"""Signed links: a seat's personal link and move links bound to one decision (itsdangerous)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, url_for
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+PERSONAL = "pbem.personal"
+MOVE = "pbem.move"
+DAY = 86400
+
+
+class LinkInvalid(Exception):
+    """The token was tampered with, truncated, or made for something else."""
+
+
+class LinkExpired(Exception):
+    """The token is genuine but too old; ``game_id`` and ``seat`` say whose it was."""
+
+    def __init__(self, game_id: int | None, seat: int | None) -> None:
+        super().__init__("this link has expired")
+        self.game_id = game_id
+        self.seat = seat
+
+
+@dataclass(frozen=True)
+class Link:
+    """What a verified token says: the game, the seat, and for a move link the decision and the move."""
+
+    purpose: str
+    game_id: int
+    seat: int
+    nonce_tag: str
+    decision: int | None = None
+    move: dict[str, Any] | None = None
+
+
+def nonce_tag(nonce: str) -> str:
+    """A short digest of a seat's secret nonce: rotating the nonce invalidates every link of the seat."""
+    return hashlib.sha256(nonce.encode()).hexdigest()[:12]
+
+
+def _serializer(purpose: str) -> URLSafeTimedSerializer:
+    keys = [*current_app.config["SECRET_KEY_FALLBACKS"], current_app.config["SECRET_KEY"]]
+    return URLSafeTimedSerializer(keys, salt=purpose)
+
+
+def personal_token(game_id: int, seat: int, nonce: str) -> str:
+    """A seat's personal token, valid for the whole game (PERSONAL_LINK_DAYS)."""
+    return _serializer(PERSONAL).dumps({"g": game_id, "s": seat, "n": nonce_tag(nonce)})
+
+
+def move_token(game_id: int, seat: int, nonce: str, decision: int, move: dict[str, Any]) -> str:
+    """A token for one move at one decision (the game's ``ply``), valid MOVE_LINK_DAYS."""
+    body = {k: v for k, v in move.items() if k != "player"}
+    return _serializer(MOVE).dumps({"g": game_id, "s": seat, "n": nonce_tag(nonce), "d": decision, "m": body})
+
+
+def read(token: str) -> Link:
+    """Verify a token of either purpose; raise LinkInvalid or LinkExpired."""
+    if not isinstance(token, str) or len(token) > 2000:
+        raise LinkInvalid
+    for purpose, days in ((PERSONAL, "PERSONAL_LINK_DAYS"), (MOVE, "MOVE_LINK_DAYS")):
+        try:
+            data = _serializer(purpose).loads(token, max_age=current_app.config[days] * DAY)
+        except SignatureExpired:
+            _, payload = _serializer(purpose).loads_unsafe(token)
+            payload = payload if isinstance(payload, dict) else {}
+            game_id, seat = payload.get("g"), payload.get("s")
+            raise LinkExpired(
+                game_id if isinstance(game_id, int) else None, seat if isinstance(seat, int) else None
+            ) from None
+        except BadSignature:
+            continue
+        return _parse(purpose, data)
+    raise LinkInvalid
+
+
+def _parse(purpose: str, data: Any) -> Link:
+    if not isinstance(data, dict):
+        raise LinkInvalid
+    game_id, seat, tag = data.get("g"), data.get("s"), data.get("n")
+    if type(game_id) is not int or type(seat) is not int or not isinstance(tag, str):
+        raise LinkInvalid
+    if purpose == PERSONAL:
+        return Link(purpose, game_id, seat, tag)
+    decision, move = data.get("d"), data.get("m")
+    if type(decision) is not int or not isinstance(move, dict):
+        raise LinkInvalid
+    return Link(purpose, game_id, seat, tag, decision, move)
+
+
+def external_url(endpoint: str, **values: Any) -> str:
+    """An absolute URL from the configured scheme and SERVER_NAME, never from the request's Host."""
+    path = url_for(endpoint, _external=False, **values)
+    return f"{current_app.config['PREFERRED_URL_SCHEME']}://{current_app.config['SERVER_NAME']}{path}"

@@ -1,0 +1,131 @@
+"""What a seat's page shows: resolve a link, then the player's view, choices, scores and log."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+import engine
+from engine import Move, State
+
+from . import games, links
+from .models import Game, Seat
+from .words import describe_event
+
+LOG_LINES = 40
+
+
+class LinkRevoked(games.ServiceError):
+    """The seat's links were replaced (its nonce was rotated)."""
+
+    status = 410
+
+
+@dataclass
+class Choices:
+    """The legal moves of the seat that must act, grouped the way the page shows them."""
+
+    decision: int
+    draws: list[dict[str, Any]] = field(default_factory=list)
+    lays: dict[str, list[int]] = field(default_factory=dict)
+    discards: dict[str, list[str | None]] = field(default_factory=dict)
+    ninjas: list[dict[str, str]] = field(default_factory=list)
+    reveals: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class SeatPage:
+    """Everything the player's page renders, computed from the engine's player view."""
+
+    game: Game
+    seats: list[Seat]
+    seat: Seat
+    state: State
+    view: dict[str, Any]
+    choices: Choices | None
+    log: list[str]
+    rounds: list[dict[str, Any]]
+    personal_token: str
+    pending: dict[str, Any] | None = None
+    pending_open: bool = False
+
+
+def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
+    """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked."""
+    link = links.read(token)
+    game = games.get_game(session=session, game_id=link.game_id)
+    seats = games.seats_of(session=session, game_id=link.game_id)
+    if not 0 <= link.seat < len(seats):
+        raise links.LinkInvalid
+    seat = seats[link.seat]
+    if link.nonce_tag != links.nonce_tag(seat.nonce):
+        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+    return link, game, seats, seat
+
+
+def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES) -> SeatPage:
+    """The page for a personal or move link (a GET: reads only); ``log_lines`` moves of the log, or all."""
+    link, game, seats, seat = resolve(session=session, token=token)
+    state = games.load_state(game)
+    records = games.move_log(session=session, game_id=game.id or 0, limit=log_lines)
+    events = [e for r in records for e in r.events]
+    view = engine.player_view(state, seat.name, log=events)
+    page = SeatPage(
+        game=game,
+        seats=seats,
+        seat=seat,
+        state=state,
+        view=view,
+        choices=choices_for(state, view, seat.name),
+        log=[describe_event(e, seat.name) for e in reversed(view["log"])],
+        rounds=engine.round_details(state),
+        personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
+    )
+    if link.purpose == links.MOVE and link.move is not None:
+        page.pending = link.move
+        page.pending_open = link.decision == state.ply and _legal(state, seat.name, link.move)
+    return page
+
+
+def _legal(state: State, player: str, move: dict[str, Any]) -> bool:
+    try:
+        return engine.can_apply(state, Move.from_json({**move, "player": player}))
+    except engine.FormatError:
+        return False
+
+
+def choices_for(state: State, view: dict[str, Any], player: str) -> Choices | None:
+    """The legal moves of ``player`` grouped for buttons, or None when it is not their decision."""
+    if state.current_player != player:
+        return None
+    choices = Choices(decision=state.ply)
+    for move in engine.legal_moves(state):
+        if move.do == "draw":
+            pile = move.pile or ""
+            top = None
+            if pile.startswith("discard"):
+                top = view["discard_piles"][int(pile[-1]) - 1][-1]
+            choices.draws.append({"pile": pile, "top": top})
+        elif move.do == "lay":
+            choices.lays.setdefault(move.type or "", []).append(move.count or 0)
+        elif move.do == "discard":
+            choices.discards.setdefault(move.type or "", []).append(move.pile)
+        elif move.do == "ninja":
+            choices.ninjas.append({"target": move.target or "", "type": move.type or ""})
+        elif move.do == "reveal_task":
+            deck = move.deck or ""
+            choices.reveals.append({"deck": deck, "type": view["tasks"][player][deck]})
+    return choices
+
+
+def move_links(*, game: Game, seat: Seat, state: State) -> list[tuple[dict[str, Any], str]]:
+    """A signed link for each legal first decision of ``seat`` (for emails and the CLI)."""
+    if state.current_player != seat.name:
+        return []
+    out = []
+    for move in engine.legal_moves(state):
+        body = {k: v for k, v in move.to_json().items() if k != "player"}
+        out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, state.ply, body)))
+    return out

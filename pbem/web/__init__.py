@@ -1,0 +1,1 @@
+"""Flask blueprints and request plumbing: thin views over the services."""

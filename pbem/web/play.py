@@ -1,0 +1,108 @@
+"""The player's page: GET shows it (never writes), POST makes a move (CSRF-protected)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from .. import db, games, links, pages
+from ..words import describe_move
+from .errors import error_page
+
+bp = Blueprint("play", __name__)
+MOVE_FIELDS = ("do", "pile", "type", "count", "target", "deck", "discard_preference")
+
+
+def _link_error(exc: Exception) -> tuple[str, int]:
+    if isinstance(exc, links.LinkExpired):
+        return error_page(
+            410,
+            "This link has expired. Links in older emails stop working after a while; "
+            "use the link in your latest email, or ask for a fresh one.",
+            "This link has expired",
+        )
+    if isinstance(exc, games.ServiceError):
+        return error_page(exc.status, exc.message)
+    return error_page(
+        400, "This link is not valid. Check that it was copied whole, or use the one in your latest email."
+    )
+
+
+@bp.get("/play/<token>")
+def page(token: str) -> Any:
+    """The seat's page; for a move link, with that move ready to confirm."""
+    try:
+        data = pages.seat_page(session=db.get_session(), token=token)
+    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
+        return _link_error(exc)
+    return render_template("play/page.html", page=data, describe_move=describe_move)
+
+
+@bp.get("/play/<token>/log")
+def full_log(token: str) -> Any:
+    """The whole log of the game as this seat may see it."""
+    try:
+        data = pages.seat_page(session=db.get_session(), token=token, log_lines=None)
+    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
+        return _link_error(exc)
+    return render_template("play/log.html", page=data)
+
+
+@bp.post("/play/<token>")
+def make_move(token: str) -> Any:
+    """Apply the move of a move link, or the one a page button posted, then show the page again."""
+    try:
+        link, _game, _seats, seat = pages.resolve(session=db.get_session(), token=token)
+    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
+        return _link_error(exc)
+    db.get_session().close()
+    move: dict[str, Any] | None
+    if link.purpose == links.MOVE:
+        move, decision, source = dict(link.move or {}), link.decision, "link"
+    else:
+        move, decision, source = _form_move(), _form_decision(), "page"
+    if move is None:
+        return error_page(400, "The form did not name a move.")
+        if decision is None and move.get("do") != "preference":
+            return error_page(400, "The form did not say which decision it was made for. Reload the page.")
+    personal = links.personal_token(link.game_id, link.seat, seat.nonce)
+    try:
+        with db.write_session() as session:
+            games.apply_move(
+                session=session, game_id=link.game_id, seat=link.seat, move=move, decision=decision, source=source
+            )
+    except games.AlreadyPlayed:
+        flash("Already played: that decision was made before. Here is the game as it is now.", "notice")
+        return _back(personal)
+    except games.ServiceError as exc:
+        rule = f"{exc.rule}: " if exc.rule else ""
+        return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")
+    flash(f"Done: {describe_move(move)}.", "done")
+    return _back(personal)
+
+
+def _back(personal: str) -> BaseResponse | Response:
+    return redirect(url_for("play.page", token=personal), code=303)
+
+
+def _form_move() -> dict[str, Any] | None:
+    form = request.form
+    if "do" not in form:
+        return None
+    move: dict[str, Any] = {}
+    for name in MOVE_FIELDS:
+        value = form.get(name)
+        if value is None or value == "":
+            continue
+        if name == "count":
+            move[name] = int(value) if value.isdigit() and len(value) < 4 else value
+        else:
+            move[name] = value
+    return move
+
+
+def _form_decision() -> int | None:
+    value = request.form.get("decision", "")
+    return int(value) if value.isdigit() and len(value) < 10 else None
