@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFProtect
 
 import engine
 
-from . import config, db
+from . import config, db, words
 from .config import ROOT
 
 csrf = CSRFProtect()
@@ -24,7 +24,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder="static",
     )
     config.load(app, test_config)
+    app.jinja_env.globals["article"] = words.a
     app.jinja_env.globals["values"] = dict(zip(engine.TYPES, engine.VALUES, strict=True))
+    # Static paths without url_for: error pages must render even when the request's URL could not be bound.
+    app.jinja_env.globals["static_url"] = lambda filename: f"{app.static_url_path}/{filename}"
     db.init_app(app)
     csrf.init_app(app)
 

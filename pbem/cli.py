@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 from flask import Flask
-from flask.cli import FlaskGroup
+from flask.cli import FlaskGroup, with_appcontext
 from sqlmodel import col, select
 
 import engine
@@ -24,6 +24,7 @@ def _personal_url(game_id: int, seat: int, nonce: str) -> str:
 
 
 @click.command("db-upgrade")
+@with_appcontext
 def db_upgrade() -> None:
     """Create or update the database schema (Alembic migrations)."""
     db.upgrade(db.get_engine())
@@ -48,6 +49,7 @@ def _parse_player(text: str) -> games.SeatSpec:
 @click.option("--ninja-power", is_flag=True)
 @click.option("--random-order", is_flag=True, help="shuffle the seats")
 @click.option("--first-player", default=None, help="name of the round-1 start player (default: the first seat)")
+@with_appcontext
 def create_game(
     name: str,
     players: tuple[str, ...],
@@ -95,6 +97,7 @@ def _echo_links(game_id: int) -> None:
 
 @click.command("list-games")
 @click.option("--status", default=None, help="playing, revealing or finished")
+@with_appcontext
 def list_games(status: str | None) -> None:
     """List the games, newest first."""
     query = select(Game).order_by(col(Game.id).desc())
@@ -108,6 +111,7 @@ def list_games(status: str | None) -> None:
 
 @click.command("links")
 @click.argument("game_id", type=int)
+@with_appcontext
 def print_links(game_id: int) -> None:
     """Print each seat's personal link."""
     try:
@@ -118,6 +122,7 @@ def print_links(game_id: int) -> None:
 
 @click.command("demo")
 @click.option("--name", default="Demo: you against two bots")
+@with_appcontext
 def demo(name: str) -> None:
     """Create a 3-player demo game (you against two bots) and print your link."""
     specs = [

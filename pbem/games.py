@@ -191,6 +191,8 @@ def apply_move(
     seats = seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats):
         raise ServiceError(f"game {game_id} has no seat {seat}")
+    if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
+        raise ServiceError(f"{seats[seat].name} is played by a bot")
     state = load_state(game)
     if not isinstance(move, dict):
         raise ServiceError("a move must be an object")

@@ -24,6 +24,11 @@ def card(type_: str, count: int = 1) -> str:
     return name if count == 1 else f"{count} {name}s"
 
 
+def a(word: str) -> str:
+    """'a Farmer', 'an Emperor'."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def _who(name: str, viewer: str | None) -> str:
     return "you" if name == viewer else name
 
@@ -36,14 +41,14 @@ def describe_event(event: dict[str, Any], viewer: str | None) -> str:
     """One event (already masked for ``viewer``) as a sentence."""
     kind = event.get("event")
     who = _who(str(event.get("player", "")), viewer)
-    who_cap = who[:1].upper() + who[1:]
+    who_cap = "You" if who == "you" else who
     if kind == "draw":
         pile = PILE_WORDS.get(event["pile"], event["pile"])
         if event.get("card") is None:
             return f"{who_cap} drew the top of {pile}."
         drawn = card(event["card"])
         if event["pile"].startswith("draw"):
-            return f"{who_cap} drew a {drawn} from {pile}."
+            return f"{who_cap} drew {a(drawn)} from {pile}."
         return f"{who_cap} took the {drawn} from {pile}."
     if kind == "lay":
         text = f"{who_cap} laid {card(event['type'], event['count'])}"
@@ -59,7 +64,7 @@ def describe_event(event: dict[str, Any], viewer: str | None) -> str:
             text += ", taking a Ninja miniature"
         return text + "."
     if kind == "discard":
-        return f"{who_cap} discarded a {card(event['type'])} on {PILE_WORDS[event['pile']]}."
+        return f"{who_cap} discarded {a(card(event['type']))} on {PILE_WORDS[event['pile']]}."
     if kind == "ninja":
         target = _whose(event["target"], viewer)
         gone = " (the set is gone)" if event.get("left") == 0 else ""
@@ -95,7 +100,7 @@ def describe_move(move: dict[str, Any]) -> str:
     if do == "discard":
         pile = move.get("pile")
         where = f" on {PILE_WORDS[pile]}" if pile in PILE_WORDS else ""
-        return f"Discard a {card(str(move.get('type')))}{where}"
+        return f"Discard {a(card(str(move.get('type'))))}{where}"
     if do == "ninja":
         return f"Use a Ninja on {move.get('target')}'s {card(str(move.get('type')))}s"
     if do == "reveal_task":

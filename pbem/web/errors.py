@@ -21,17 +21,20 @@ TITLES = {
 }
 
 
-def error_page(status: int, message: str, title: str | None = None) -> tuple[str, int]:
-    """The error page for ``status``."""
+def error_page(
+    status: int, message: str, title: str | None = None, headers: list[tuple[str, str]] | None = None
+) -> tuple[str, int, list[tuple[str, str]]]:
+    """The error page for ``status`` (with ``headers`` such as a 405's Allow)."""
     heading = title or TITLES.get(status, "Something went wrong")
-    return render_template("errors/error.html", status=status, title=heading, message=message), status
+    page = render_template("errors/error.html", status=status, title=heading, message=message)
+    return page, status, headers or []
 
 
 def register(app: Flask) -> None:
     """Render HTTP errors, CSRF failures and unexpected exceptions as pages."""
 
     @app.errorhandler(CSRFError)
-    def _csrf(exc: CSRFError) -> tuple[str, int]:
+    def _csrf(exc: CSRFError) -> tuple[str, int, list[tuple[str, str]]]:
         return error_page(
             400,
             "The form was not accepted (its security token is missing or wrong). Reload the page and try again.",
@@ -39,13 +42,14 @@ def register(app: Flask) -> None:
         )
 
     @app.errorhandler(HTTPException)
-    def _http(exc: HTTPException) -> tuple[str, int]:
+    def _http(exc: HTTPException) -> tuple[str, int, list[tuple[str, str]]]:
         status = exc.code or 500
         if status >= 500:
             return error_page(status, "Something went wrong on our side. Your game is safe; try again later.")
-        return error_page(status, exc.description or "")
+        kept = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]
+        return error_page(status, exc.description or "", headers=kept)
 
     @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> tuple[str, int]:
+    def _unexpected(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
         log.exception("unexpected error", exc_info=exc)
         return _http(InternalServerError())

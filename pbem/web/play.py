@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
@@ -15,7 +16,7 @@ bp = Blueprint("play", __name__)
 MOVE_FIELDS = ("do", "pile", "type", "count", "target", "deck", "discard_preference")
 
 
-def _link_error(exc: Exception) -> tuple[str, int]:
+def _link_error(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
     if isinstance(exc, links.LinkExpired):
         return error_page(
             410,
@@ -64,9 +65,9 @@ def make_move(token: str) -> Any:
     else:
         move, decision, source = _form_move(), _form_decision(), "page"
     if move is None:
-        return error_page(400, "The form did not name a move.")
-        if decision is None and move.get("do") != "preference":
-            return error_page(400, "The form did not say which decision it was made for. Reload the page.")
+        return error_page(400, "The form did not name exactly one move.")
+    if decision is None and move.get("do") != "preference":
+        return error_page(400, "The form did not say which decision it was made for. Reload the page.")
     personal = links.personal_token(link.game_id, link.seat, seat.nonce)
     try:
         with db.write_session() as session:
@@ -91,18 +92,24 @@ def _form_move() -> dict[str, Any] | None:
     form = request.form
     if "do" not in form:
         return None
+    if any(len(form.getlist(name)) > 1 for name in (*MOVE_FIELDS, "decision")):
+        return None
     move: dict[str, Any] = {}
     for name in MOVE_FIELDS:
         value = form.get(name)
         if value is None or value == "":
             continue
         if name == "count":
-            move[name] = int(value) if value.isdigit() and len(value) < 4 else value
+            move[name] = _small_int(value, 3) if _small_int(value, 3) is not None else value
         else:
             move[name] = value
     return move
 
 
 def _form_decision() -> int | None:
-    value = request.form.get("decision", "")
-    return int(value) if value.isdigit() and len(value) < 10 else None
+    return _small_int(request.form.get("decision", ""), 9)
+
+
+def _small_int(value: str, digits: int) -> int | None:
+    """An ASCII whole number of at most ``digits`` digits, else None (``str.isdigit`` accepts '²')."""
+    return int(value) if re.fullmatch(f"[0-9]{{1,{digits}}}", value) else None

@@ -1,0 +1,82 @@
+"""Helpers for the hostile web tests: forge and age tokens, rotate nonces, drop games, snapshot a table."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from flask import Flask
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+from sqlalchemy import text
+from werkzeug.test import TestResponse
+
+import engine
+from pbem import links
+
+from .conftest import Table
+
+DAY = 86400
+TRACE = re.compile(r"Traceback|File \"|\bline \d+, in\b")
+
+
+def sign(app: Flask, payload: Any, salt: str = links.PERSONAL, key: str | None = None) -> str:
+    """A token for ``payload`` signed with ``key`` (default: the app's current key) and ``salt``."""
+    return URLSafeTimedSerializer(key or app.config["SECRET_KEY"], salt=salt).dumps(payload)
+
+
+@contextmanager
+def signed_at(when: float) -> Iterator[None]:
+    """Inside the block, itsdangerous timestamps new signatures at ``when`` (a Unix time).
+
+    itsdangerous 2.2 takes the time from ``TimestampSigner.get_timestamp`` (``int(time.time())``)
+    both when signing and when checking the age, so only the signing is done under the patch.
+    """
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TimestampSigner, "get_timestamp", lambda _self: int(when))
+        yield
+
+
+def days_ago(days: float) -> float:
+    """The Unix time ``days`` days before now."""
+    return time.time() - days * DAY
+
+
+def rotate_nonce(app: Flask, game_id: int, position: int, nonce: str = "rotated-nonce-0123456789") -> None:
+    """Give a seat a new secret nonce, as an organiser revoking its links would."""
+    with app.extensions["pbem_engine"].begin() as conn:
+        conn.execute(
+            text("UPDATE seat SET nonce = :n WHERE game_id = :g AND position = :p"),
+            {"n": nonce, "g": game_id, "p": position},
+        )
+
+
+def delete_game(app: Flask, game_id: int) -> None:
+    """Remove a game with its seats and moves."""
+    with app.extensions["pbem_engine"].begin() as conn:
+        for sql in (
+            "DELETE FROM move WHERE game_id = :g",
+            "DELETE FROM seat WHERE game_id = :g",
+            "DELETE FROM game WHERE id = :g",
+        ):
+            conn.execute(text(sql), {"g": game_id})
+
+
+def snapshot(table: Table) -> tuple[int, str, int]:
+    """What must not change when a request is refused: version, the state as JSON, the log length."""
+    return table.version(), repr(engine.to_json(table.state())), table.moves_logged()
+
+
+def assert_error_page(response: TestResponse, status: int | tuple[int, ...], *words: str) -> None:
+    """An HTML error page with that status (or one of them), no traceback, and each of ``words`` in it."""
+    statuses = (status,) if isinstance(status, int) else status
+    body = response.get_data(as_text=True)
+    assert response.status_code in statuses, f"status {response.status_code}, expected {statuses}: {body[:500]}"
+    assert response.mimetype == "text/html"
+    assert not TRACE.search(body), body
+    assert "<h1>" in body, "the error is a page with a heading"
+    for word in words:
+        assert word in body, f"{word!r} not in the page: {body[:800]}"
