@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 .PHONY: help run test lint demo bench bench-web play clean
 
 help:  ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ demo: $(STAMP)  ## play a game of bots in the terminal and print the score sheet
 
 bench: $(STAMP)  ## engine speed: random legal games on one core
 	$(BIN)/python -m engine bench
+
+bench-web: $(STAMP)  ## web speed: 16 players against gunicorn on SQLite, then PostgreSQL (PBEM_BENCH_POSTGRES_URL)
+	$(BIN)/python bench/web.py
 
 play: $(STAMP)  ## heuristic bot against two random bots, 1000 games
 	$(BIN)/python -m engine play --players 3 --bots heuristic,random,random --games 1000 --seed 1

@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import Flask, current_app, g
 from sqlalchemy import Engine, event
-from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
 
@@ -27,7 +26,10 @@ def make_engine(url: str, busy_timeout_ms: int = 5000) -> Engine:
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
     engine = create_engine(
-        url, connect_args={"check_same_thread": False, "timeout": busy_timeout_ms / 1000}, poolclass=NullPool
+        url,
+        connect_args={"check_same_thread": False, "timeout": busy_timeout_ms / 1000},
+        pool_size=8,
+        max_overflow=16,
     )
 
     @event.listens_for(engine, "connect")

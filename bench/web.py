@@ -1,0 +1,645 @@
+"""Web benchmark: 16 simulated players against gunicorn (2 workers) on SQLite, then on PostgreSQL.
+
+For each database: a fresh database migrated with ``pbem.db.upgrade``; 10,000 finished games seeded in
+bulk (a few games played by the engine's bots, copied by doubling ``INSERT … SELECT``); active games of
+people seats; gunicorn on 127.0.0.1; then
+
+1. the load: every simulated player plays its own games through the pages (GET the page of the seat that
+   must act, parse the CSRF token and a legal move form, POST it, follow nothing else) for a fixed time;
+   a *move* is one confirmed POST, timed from send to the 303;
+2. the cost of a move against the length of the game's log: one client, no concurrency, POSTs on games
+   at ply ~5 and on games pre-advanced by bots to ply ~500.
+
+Everything listens on 127.0.0.1 only; gunicorn is stopped, the temporary folder removed and the
+PostgreSQL schema dropped at the end, also on errors or Ctrl-C. Run with ``make bench-web``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import random
+import re
+import secrets
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import requests
+from flask import Flask
+from sqlalchemy import Connection, Engine, create_engine, func, insert, select, text, update
+
+import engine
+from engine.bots import BOTS
+from pbem import create_app, db, games, links
+from pbem.models import Game, MoveRecord, Seat, utcnow
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+NAMES = ("ann", "bob", "cy")
+FORM = re.compile(r'<form method="post" action="([^"]+)">(.*?)</form>', re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
+WAITING = re.compile(r"Waiting for <strong>([^<]+)</strong>")
+TIMEOUT = 30
+
+
+# ---------------------------------------------------------------------------------------------- seeding
+
+
+@dataclass
+class Played:
+    """A game played by the engine's bots: its seed, seats, final state and log (move, events)."""
+
+    seed: int
+    names: list[str]
+    state: engine.State
+    log: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+
+
+def play_bots(names: list[str], seed: int, plies: int | None = None) -> Played:
+    """Let heuristic bots play a new game from ``seed`` to the end, or for ``plies`` decisions."""
+    state = engine.new_game(names, engine.Options(), seed=seed)
+    bot = BOTS["heuristic"]()
+    log: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    while not state.is_finished and (plies is None or len(log) < plies):
+        events: list[dict[str, Any]] = []
+        move = bot.choose(state)
+        engine.apply(state, move, events)
+        log.append((move.to_json(), events))
+    return Played(seed, names, state, log)
+
+
+def seed_finished(eng: Engine, total: int, templates: int = 16) -> tuple[int, float]:
+    """Insert ``total`` finished games with their seats and full logs; return (move rows, seconds)."""
+    started = time.perf_counter()
+    g, s, m = Game.__table__, Seat.__table__, MoveRecord.__table__  # type: ignore[attr-defined]
+    now = utcnow()
+    with eng.begin() as conn:
+        _fast_bulk(conn)
+        for gid in range(1, templates + 1):
+            played = play_bots(list(NAMES[: 2 + gid % 2]), seed=gid)
+            conn.execute(insert(g), [_game_row(played, gid, now, name=f"Finished game {gid}")])
+            conn.execute(insert(s), [_seat_row(gid, pos, name) for pos, name in enumerate(played.names)])
+            conn.execute(insert(m), _move_rows(gid, played, now))
+        # Doubling: copy games 1..k to n+1..n+k until there are `total`.
+        n = templates
+        while n < total:
+            k = min(n, total - n)
+            _copy(conn, g, "id", n, k)
+            _copy(conn, s, "game_id", n, k)
+            _copy(conn, m, "game_id", n, k)
+            n += k
+        if eng.dialect.name == "postgresql":
+            conn.execute(text("SELECT setval(pg_get_serial_sequence('game', 'id'), (SELECT max(id) FROM game))"))
+        rows = int(conn.execute(select(func.count()).select_from(m)).scalar_one())
+    seconds = time.perf_counter() - started
+    settle(eng)
+    return rows, seconds
+
+
+def settle(eng: Engine) -> None:
+    """Flush the seeding's writes now, so that the kernel's and the database's write-back does not land in the
+    measurements: checkpoint (SQLite: and truncate the WAL), ANALYZE on PostgreSQL as autovacuum would, sync."""
+    with eng.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        if eng.dialect.name == "postgresql":
+            conn.execute(text("ANALYZE"))
+            conn.execute(text("CHECKPOINT"))
+        else:
+            conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
+    os.sync()
+
+
+def _fast_bulk(conn: Connection) -> None:
+    if conn.dialect.name == "postgresql":
+        conn.execute(text("SET LOCAL synchronous_commit = off"))
+
+
+def _copy(conn: Connection, table: Any, key: str, offset: int, k: int) -> None:
+    """INSERT … SELECT the rows of games 1..k with game ids shifted by ``offset`` (new row ids)."""
+    columns = [c for c in table.c if not (c.name == "id" and key != "id")]
+    values = [c + offset if c.name == key else c for c in columns]
+    query = select(*values).where(table.c[key] <= k)
+    conn.execute(insert(table).from_select([c.name for c in columns], query))
+
+
+def _game_row(played: Played, gid: int | None, now: Any, name: str) -> dict[str, Any]:
+    row = {
+        "name": name,
+        "status": played.state.status,
+        "options": engine.Options().to_json(),
+        "seed": played.seed,
+        "state": engine.to_json(played.state),
+        "version": 1 + len(played.log),
+        "current_seat": None if played.state.is_finished else played.state.current,
+        "created_at": now,
+        "updated_at": now,
+    }
+    if gid is not None:
+        row["id"] = gid
+    return row
+
+
+def _seat_row(gid: int, position: int, name: str) -> dict[str, Any]:
+    return {
+        "game_id": gid,
+        "position": position,
+        "name": name,
+        "email": f"{name}@example.com",
+        "language": "en",
+        "timezone": "UTC",
+        "nonce": secrets.token_urlsafe(24),
+        "discard_preference": "smaller",
+        "kind": "human",
+    }
+
+
+def _move_rows(gid: int, played: Played, now: Any, first_seq: int = 1) -> list[dict[str, Any]]:
+    index = {name: i for i, name in enumerate(played.names)}
+    return [
+        {
+            "game_id": gid,
+            "seq": first_seq + i,
+            "seat": index[move["player"]],
+            "move": move,
+            "events": events,
+            "source": "bot",
+            "created_at": now,
+        }
+        for i, (move, events) in enumerate(played.log)
+    ]
+
+
+def create_active(app: Flask, name: str, seed: int, plies: int = 0) -> int:
+    """A game of three people created by the service, then advanced ``plies`` decisions by bots."""
+    specs = [games.SeatSpec(n, email=f"{n}@example.com") for n in NAMES]
+    with app.app_context(), db.write_session() as session:
+        game = games.create_game(session=session, name=name, seats=specs, seed=seed)
+        gid = game.id or 0
+        version = game.version
+    if plies:
+        played = play_bots(list(NAMES), seed, plies)
+        eng = app.extensions["pbem_engine"]
+        with eng.begin() as conn:
+            conn.execute(insert(MoveRecord.__table__), _move_rows(gid, played, utcnow()))  # type: ignore[attr-defined]
+            row = _game_row(played, None, utcnow(), name)
+            row["version"] = version + len(played.log)
+            conn.execute(update(Game.__table__).where(Game.__table__.c.id == gid).values(**row))  # type: ignore[attr-defined]
+    return gid
+
+
+def long_seeds(count: int, at_least: int) -> list[int]:
+    """Seeds whose bot game lasts at least ``at_least`` decisions (so ply ~500 is still mid-game)."""
+    out: list[int] = []
+    seed = 1000
+    while len(out) < count:
+        if len(play_bots(list(NAMES), seed).log) >= at_least:
+            out.append(seed)
+        seed += 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- clients
+
+
+@dataclass
+class Stats:
+    """Latencies (seconds) and failures seen by clients."""
+
+    post: list[float] = field(default_factory=list)
+    get: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def merge(self, other: Stats) -> None:
+        """Add another client's figures."""
+        self.post += other.post
+        self.get += other.get
+        self.errors += other.errors
+
+
+@dataclass
+class Seating:
+    """One game as a client sees it: the personal token of each seat."""
+
+    game_id: int
+    tokens: dict[str, str]
+
+
+class Player:
+    """A simulated player (one browser session) that plays every seat of its games in turn."""
+
+    def __init__(self, base: str, seatings: list[Seating], seed: int) -> None:
+        self.base = base
+        self.todo = list(seatings)
+        self.rng = random.Random(seed)
+        self.http = requests.Session()
+        self.seat = NAMES[0]
+        self.stats = Stats()
+        self.applied = 0  # every POST answered 303, warm-up included
+
+    def _get(self, token: str) -> str | None:
+        t0 = time.perf_counter()
+        r = self.http.get(f"{self.base}/play/{token}", timeout=TIMEOUT)
+        self.stats.get.append(time.perf_counter() - t0)
+        for cookie in self.http.cookies:  # production cookies are Secure; send them over plain HTTP to 127.0.0.1
+            cookie.secure = False
+        if r.status_code != 200:
+            self.stats.errors.append(f"GET {r.status_code}")
+            return None
+        return r.text
+
+    def step(self) -> float | None:
+        """Make one move in the current game (GETs as needed, one POST); the POST latency, or None."""
+        for _ in range(4):
+            if not self.todo:
+                return None
+            seating = self.todo[0]
+            page = self._get(seating.tokens[self.seat])
+            if page is None:
+                continue
+            forms = [(action, dict(HIDDEN.findall(body))) for action, body in FORM.findall(page)]
+            moves = [(a, f) for a, f in forms if f.get("decision") and "do" in f]
+            if moves:
+                action, fields = self.rng.choice(moves)
+                data = {k: html.unescape(v) for k, v in fields.items()}
+                t0 = time.perf_counter()
+                r = self.http.post(
+                    f"{self.base}{html.unescape(action)}", data=data, allow_redirects=False, timeout=TIMEOUT
+                )
+                took = time.perf_counter() - t0
+                if r.status_code != 303:
+                    self.stats.errors.append(f"POST {r.status_code}")
+                    return None
+                self.stats.post.append(took)
+                self.applied += 1
+                return took
+            waiting = WAITING.search(page)
+            if waiting:
+                self.seat = html.unescape(waiting.group(1))
+            else:  # game over
+                self.todo.pop(0)
+                self.seat = NAMES[0]
+        return None
+
+
+def run_load(base: str, players: list[Player], seconds: float) -> tuple[Stats, float]:
+    """All players at once for ``seconds`` (after a short unmeasured warm-up); merged stats, elapsed."""
+    barrier = threading.Barrier(len(players) + 1)
+    stop = threading.Event()
+
+    def loop(player: Player) -> None:
+        for _ in range(2):
+            player.step()
+        player.stats = Stats()
+        barrier.wait()
+        while not stop.is_set() and player.todo:
+            player.step()
+
+    threads = [threading.Thread(target=loop, args=(p,), daemon=True) for p in players]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    t0 = time.perf_counter()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join(TIMEOUT)
+    elapsed = time.perf_counter() - t0
+    total = Stats()
+    for p in players:
+        total.merge(p.stats)
+    return total, elapsed
+
+
+# ---------------------------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    """A free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(
+    url: str, key: str, port: int, workdir: Path, args: argparse.Namespace
+) -> Iterator[subprocess.Popen[bytes]]:
+    """gunicorn on 127.0.0.1:port with ``args.workers`` workers; stopped (and waited for) on exit."""
+    env = {
+        **os.environ,
+        "PBEM_DATABASE_URL": url,
+        "PBEM_SECRET_KEY": key,
+        "PBEM_ENV": "production",
+        "PBEM_SERVER_NAME": f"127.0.0.1:{port}",
+        "PBEM_TRUSTED_HOSTS": json.dumps(["127.0.0.1"]),
+    }
+    log = open(workdir / f"gunicorn-{port}.log", "wb")  # noqa: SIM115 (closed below)
+    command = [
+        str(GUNICORN),
+        *("-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--no-control-socket"),
+        *shlex.split(args.gunicorn_args),
+        args.app,
+    ]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+        log.close()
+
+
+def wait_ready(base: str, token: str, proc: subprocess.Popen[bytes]) -> None:
+    """Until the server answers a page (or fail if gunicorn died)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {proc.returncode}")
+        try:
+            if requests.get(f"{base}/play/{token}", timeout=2).status_code == 200:
+                return
+        except requests.ConnectionError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("gunicorn did not answer within 30 s")
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (all processes), from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of a process and its direct children, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+# ---------------------------------------------------------------------------------------------- one run
+
+
+def pct(values: list[float], p: float) -> float:
+    """The p-th percentile (nearest rank) in milliseconds; NaN if empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
+
+
+@dataclass
+class Report:
+    """What one database's run measured."""
+
+    label: str
+    seed_rows: int = 0
+    seed_seconds: float = 0.0
+    load: Stats = field(default_factory=Stats)
+    elapsed: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    machine_cpu: float = 0.0
+    by_length: dict[str, tuple[int, Stats]] = field(default_factory=dict)
+    consistent: bool = False
+    posted: int = 0
+    applied: int = 0
+    server_errors: list[str] = field(default_factory=list)
+
+
+def run_database(label: str, url: str, args: argparse.Namespace, workdir: Path) -> Report:
+    """Seed, serve, load and measure one database."""
+    report = Report(label)
+    port = free_port()
+    key = "bench-" + secrets.token_urlsafe(32)
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": key, "SERVER_NAME": f"127.0.0.1:{port}"})
+    eng: Engine = app.extensions["pbem_engine"]
+    try:
+        with app.app_context():
+            db.upgrade(db.get_engine())
+        print(f"[{label}] seeding {args.finished} finished games …", flush=True)
+        report.seed_rows, report.seed_seconds = seed_finished(eng, args.finished)
+        print(
+            f"[{label}] {report.seed_rows} move rows in {report.seed_seconds:.1f} s; creating active games", flush=True
+        )
+        active = [
+            create_active(app, f"Bench {i}", seed=10_000 + i) for i in range(args.players * args.games_per_player)
+        ]
+        seeds = long_seeds(2 * args.length_games, args.late_ply + 60)
+        early = [create_active(app, f"Early {i}", s, args.early_ply) for i, s in enumerate(seeds[: args.length_games])]
+        late = [create_active(app, f"Late {i}", s, args.late_ply) for i, s in enumerate(seeds[args.length_games :])]
+        with app.app_context():
+            before = {gid: games.get_game(session=db.get_session(), game_id=gid).version for gid in active}
+        seatings = _seatings(app, [*active, *early, *late])
+        base = f"http://127.0.0.1:{port}"
+        with gunicorn(url, key, port, workdir, args) as proc:
+            wait_ready(base, seatings[active[0]].tokens[NAMES[0]], proc)
+            per = args.games_per_player
+            players = [
+                Player(base, [seatings[g] for g in active[i * per : (i + 1) * per]], seed=i)
+                for i in range(args.players)
+            ]
+            print(f"[{label}] {args.players} players for {args.seconds:.0f} s on {base}", flush=True)
+            cpu0, client0, machine0 = cpu_seconds(proc.pid), time.process_time(), machine_busy()
+            report.load, report.elapsed = run_load(base, players, args.seconds)
+            report.server_cpu, report.client_cpu = cpu_seconds(proc.pid) - cpu0, time.process_time() - client0
+            report.machine_cpu = machine_busy() - machine0
+            report.posted = sum(p.applied for p in players)
+            print(f"[{label}] one client: ply ~{args.early_ply} against ply ~{args.late_ply}", flush=True)
+            report.by_length = _by_length(app, base, seatings, early, late, args.length_moves)
+        report.server_errors = _server_errors(workdir / f"gunicorn-{port}.log")
+        with app.app_context():
+            session = db.get_session()
+            after = {gid: games.get_game(session=session, game_id=gid).version for gid in active}
+            report.applied = sum(after[g] - before[g] for g in active)
+            report.consistent = all(games.verify_game(session=session, game_id=g) for g in [*active, *early, *late])
+    finally:
+        eng.dispose()
+    return report
+
+
+def _seatings(app: Flask, game_ids: list[int]) -> dict[int, Seating]:
+    out = {}
+    with app.test_request_context():
+        session = db.get_session()
+        for gid in game_ids:
+            seats = games.seats_of(session=session, game_id=gid)
+            out[gid] = Seating(gid, {s.name: links.personal_token(gid, s.position, s.nonce) for s in seats})
+    return out
+
+
+def _by_length(
+    app: Flask, base: str, seatings: dict[int, Seating], early: list[int], late: list[int], moves: int
+) -> dict[str, tuple[int, Stats]]:
+    """One client, one move at a time, alternating early and late games: POST latencies, mean log length."""
+    groups = {"early": early, "late": late}
+    clients = {name: [Player(base, [seatings[g]], seed=g) for g in ids] for name, ids in groups.items()}
+    for client in [c for group in clients.values() for c in group]:  # warm-up, unmeasured
+        client.step()
+        client.stats = Stats()
+    for i in range(moves):
+        for group in clients.values():
+            group[i % len(group)].step()
+    out: dict[str, tuple[int, Stats]] = {}
+    with app.app_context():
+        session = db.get_session()
+        for name, ids in groups.items():
+            stats = Stats()
+            for client in clients[name]:
+                stats.merge(client.stats)
+            rows = [len(games.move_log(session=session, game_id=g)) for g in ids]
+            out[name] = (sum(rows) // len(rows), stats)
+    return out
+
+
+def _server_errors(log: Path) -> list[str]:
+    lines = log.read_text(errors="replace").splitlines()
+    return [line for line in lines if "Traceback" in line or "locked" in line or "ERROR" in line]
+
+
+# ---------------------------------------------------------------------------------------------- output
+
+
+def print_reports(reports: list[Report], args: argparse.Namespace) -> None:
+    """The tables and the targets."""
+    print()
+    print(
+        f"Load: {args.players} players, each playing its own games; "
+        f"gunicorn -w {args.workers} {args.gunicorn_args or '(sync)'} {args.app}; {os.cpu_count()} CPUs"
+    )
+    print(f"{args.finished} finished games seeded per database; a move = one confirmed POST (303), timed alone")
+    head = (
+        f"{'database':<11}{'seed':>9}{'moves':>8}{'moves/s':>9}{'POST p50':>10}{'p90':>8}{'p99':>8}"
+        f"{'GET p50':>9}{'p99':>8}{'srv ms/mv':>10}{'errors':>8}{'log=snap':>9}"
+    )
+    print(head)
+    print("-" * len(head))
+    for r in reports:
+        moves = len(r.load.post)
+        rate = moves / r.elapsed if r.elapsed else 0.0
+        print(
+            f"{r.label:<11}{r.seed_seconds:>8.1f}s{moves:>8}{rate:>9.0f}{pct(r.load.post, 50):>8.1f}ms"
+            f"{pct(r.load.post, 90):>8.1f}{pct(r.load.post, 99):>8.1f}{pct(r.load.get, 50):>9.1f}"
+            f"{pct(r.load.get, 99):>8.1f}{1000 * r.server_cpu / max(moves, 1):>10.1f}"
+            f"{len(r.load.errors) + len(r.server_errors):>8}{'yes' if r.consistent else 'NO':>9}"
+        )
+    print(
+        "srv ms/mv: CPU time of the gunicorn workers per move (page GETs included). CPU cores in use during the load:"
+    )
+    for r in reports:
+        others = max(0.0, r.machine_cpu - r.server_cpu - r.client_cpu)
+        print(
+            f"  {r.label}: gunicorn {r.server_cpu / r.elapsed:.2f}, load client {r.client_cpu / r.elapsed:.2f}, "
+            f"everything else (database server, other programs) {others / r.elapsed:.2f} of {os.cpu_count()}"
+        )
+    print()
+    print("Cost of a move against the game's log length (one client, no concurrency)")
+    head2 = f"{'database':<11}{'game at':>10}{'log rows':>10}{'POSTs':>7}{'POST p50':>10}{'p90':>8}{'p99':>8}"
+    print(head2)
+    print("-" * len(head2))
+    for r in reports:
+        for name, ply in (("early", args.early_ply), ("late", args.late_ply)):
+            rows, stats = r.by_length[name]
+            print(
+                f"{r.label:<11}{'ply ~' + str(ply):>10}{rows:>10}{len(stats.post):>7}{pct(stats.post, 50):>8.1f}ms"
+                f"{pct(stats.post, 90):>8.1f}{pct(stats.post, 99):>8.1f}"
+            )
+    print()
+    for r in reports:
+        moves = len(r.load.post)
+        p99, rate = pct(r.load.post, 99), moves / r.elapsed if r.elapsed else 0.0
+        verdict = "met" if p99 <= 50 else "MISSED"
+        print(f"target p99 <= 50 ms at {args.players} players, {r.label}: {p99:.1f} ms -> {verdict}")
+        if r.label == "sqlite":
+            print(f"target >= 300 moves/s, sqlite: {rate:.0f} -> {'met' if rate >= 300 else 'MISSED'}")
+        if r.applied != r.posted:
+            print(f"!! {r.label}: {r.posted} POSTs answered 303 but the versions rose by {r.applied}")
+        for problem in [*r.load.errors[:5], *r.server_errors[:5]]:
+            print(f"!! {r.label}: {problem}")
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options (the defaults are the benchmark's)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument("--players", type=int, default=16)
+    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--finished", type=int, default=10_000, help="finished games seeded first")
+    p.add_argument("--games-per-player", type=int, default=3)
+    p.add_argument("--early-ply", type=int, default=5)
+    p.add_argument("--late-ply", type=int, default=500)
+    p.add_argument("--length-games", type=int, default=6, help="games at each ply for the log-length test")
+    p.add_argument("--length-moves", type=int, default=60, help="POSTs on each side of the log-length test")
+    p.add_argument("--skip-postgres", action="store_true")
+    p.add_argument("--app", default="pbem:create_app()", help="the WSGI app for gunicorn (for what-if runs)")
+    p.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '-k gthread --threads 2'")
+    p.add_argument("--postgres-url", default=os.environ.get("PBEM_BENCH_POSTGRES_URL") or DEFAULT_PG)
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark on SQLite, then PostgreSQL; print the tables; clean up."""
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally blocks run
+    workdir = Path(tempfile.mkdtemp(prefix="pbem-bench-"))
+    reports: list[Report] = []
+    try:
+        reports.append(run_database("sqlite", f"sqlite:///{workdir / 'bench.sqlite3'}", args, workdir))
+        if not args.skip_postgres:
+            with postgres_schema(args.postgres_url) as url:
+                reports.append(run_database("postgresql", url, args, workdir))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    print_reports(reports, args)
+    return 0
+
+
+@contextmanager
+def postgres_schema(admin_url: str) -> Iterator[str]:
+    """A new schema on the server of ``admin_url``; the URL that uses it; dropped on exit."""
+    schema = f"bench_{secrets.token_hex(6)}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f"CREATE SCHEMA {schema}"))
+        sep = "&" if "?" in admin_url else "?"
+        yield f"{admin_url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        admin.dispose()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
