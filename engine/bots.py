@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .cards import DISCARD1, NINJA, PILES, TASK_BONUS, TASK_DECKS, TYPES, VALUES
+from .cards import DISCARD1, NINJA, TASK_BONUS, TYPES, VALUES
 from .moves import Move
 from .rules import legal_moves
 from .state import DRAW, PLAYING, REVEALING, State
@@ -140,4 +140,4 @@ class HeuristicBot:
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot}
 """Bot kinds by name, as the CLI and the web app name them."""
 
-__all__ = ["BOTS", "PILES", "TASK_DECKS", "Bot", "HeuristicBot", "RandomBot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot"]

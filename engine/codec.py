@@ -93,6 +93,12 @@ def _per_player(obj: Any, players: tuple[str, ...]) -> list[Any]:
     return [obj[p] for p in players]
 
 
+def _deck(obj: Any) -> str:
+    if obj not in TASK_DECKS:
+        raise FormatError(f"unknown task deck {obj!r}")
+    return str(obj)
+
+
 def _int(obj: Any, low: int, high: int) -> int:
     if type(obj) is not int or not low <= obj <= high:
         raise FormatError(f"expected a whole number from {low} to {high}, not {obj!r}")
@@ -173,8 +179,7 @@ def _from_json(data: dict[str, Any]) -> State:
     if not isinstance(revealed, list):
         raise FormatError("revealed_tasks must be a list")
     state.revealed = [
-        (index[r["player"]], TASK_DECKS[TASK_DECKS.index(r["deck"])], TYPE_INDEX[r["type"]], _int(r["round"], 1, 4))
-        for r in revealed
+        (index[r["player"]], _deck(r["deck"]), TYPE_INDEX[r["type"]], _int(r["round"], 1, 4)) for r in revealed
     ]
     return state
 
