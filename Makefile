@@ -5,10 +5,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint demo bench bench-web play clean
+.PHONY: help run test lint demo bench bench-web bench-sweep play clean
 
 help:  ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)  ## migrate the SQLite database, start a demo game and serve it at http://127.0.0.1:5000
 	$(BIN)/pbem db-upgrade
 	$(BIN)/pbem demo
-	$(BIN)/pbem run --host 127.0.0.1 --port 5000
+	$(BIN)/pbem serve --host 127.0.0.1 --port 5000
 
 test: $(STAMP)  ## run the whole test suite (lint and type checks included)
 	$(BIN)/python -m pytest
@@ -39,6 +39,9 @@ bench: $(STAMP)  ## engine speed: random legal games on one core
 
 bench-web: $(STAMP)  ## web speed: 16 players against gunicorn on SQLite, then PostgreSQL (PBEM_BENCH_POSTGRES_URL)
 	$(BIN)/python bench/web.py
+
+bench-sweep: $(STAMP)  ## sweep speed: reminder and deadline sweeps over 100,000 active games, SQLite then PostgreSQL
+	$(BIN)/python bench/sweep.py
 
 play: $(STAMP)  ## heuristic bot against two random bots, 1000 games
 	$(BIN)/python -m engine play --players 3 --bots heuristic,random,random --games 1000 --seed 1

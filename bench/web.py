@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import http.client
 import json
 import os
 import random
@@ -32,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,8 +41,9 @@ from pathlib import Path
 from typing import Any
 
 import requests
+from common import postgres_schema
 from flask import Flask
-from sqlalchemy import Connection, Engine, create_engine, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
 import engine
 from engine.bots import BOTS
@@ -238,6 +241,44 @@ class Seating:
     tokens: dict[str, str]
 
 
+class Browser:
+    """A minimal HTTP/1.1 client with one cookie jar: http.client costs the load far less CPU than requests,
+    and the load shares the machine's two cores with the server. gunicorn's sync workers close every
+    connection; http.client reconnects by itself. Cookie attributes are ignored (the production cookie is
+    Secure, the server here is plain HTTP on 127.0.0.1)."""
+
+    COOKIE = re.compile(r"^([^=;\s]+)=([^;]*)")
+
+    def __init__(self, base: str) -> None:
+        host, _, port = base.removeprefix("http://").partition(":")
+        self.conn = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:
+        """Send one request; (status, body) with the cookies it set kept."""
+        headers = {"Host": self.conn.host + f":{self.conn.port}"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        try:
+            self.conn.request(method, path, body=body, headers=headers)
+            response = self.conn.getresponse()
+            text = response.read().decode()
+        except (http.client.HTTPException, OSError):
+            self.conn.close()
+            raise
+        for header in response.headers.get_all("Set-Cookie") or []:
+            match = self.COOKIE.match(header)
+            if match:
+                self.cookies[match.group(1)] = match.group(2)
+        if response.will_close:
+            self.conn.close()
+        return response.status, text
+
+
 class Player:
     """A simulated player (one browser session) that plays every seat of its games in turn."""
 
@@ -245,21 +286,19 @@ class Player:
         self.base = base
         self.todo = list(seatings)
         self.rng = random.Random(seed)
-        self.http = requests.Session()
+        self.http = Browser(base)
         self.seat = NAMES[0]
         self.stats = Stats()
         self.applied = 0  # every POST answered 303, warm-up included
 
     def _get(self, token: str) -> str | None:
         t0 = time.perf_counter()
-        r = self.http.get(f"{self.base}/play/{token}", timeout=TIMEOUT)
+        status, text = self.http.request("GET", f"/play/{token}")
         self.stats.get.append(time.perf_counter() - t0)
-        for cookie in self.http.cookies:  # production cookies are Secure; send them over plain HTTP to 127.0.0.1
-            cookie.secure = False
-        if r.status_code != 200:
-            self.stats.errors.append(f"GET {r.status_code}")
+        if status != 200:
+            self.stats.errors.append(f"GET {status}")
             return None
-        return r.text
+        return text
 
     def step(self) -> float | None:
         """Make one move in the current game (GETs as needed, one POST); the POST latency, or None."""
@@ -276,12 +315,10 @@ class Player:
                 action, fields = self.rng.choice(moves)
                 data = {k: html.unescape(v) for k, v in fields.items()}
                 t0 = time.perf_counter()
-                r = self.http.post(
-                    f"{self.base}{html.unescape(action)}", data=data, allow_redirects=False, timeout=TIMEOUT
-                )
+                status, _ = self.http.request("POST", html.unescape(action), data)
                 took = time.perf_counter() - t0
-                if r.status_code != 303:
-                    self.stats.errors.append(f"POST {r.status_code}")
+                if status != 303:
+                    self.stats.errors.append(f"POST {status}")
                     return None
                 self.stats.post.append(took)
                 self.applied += 1
@@ -346,6 +383,10 @@ def gunicorn(
         "PBEM_ENV": "production",
         "PBEM_SERVER_NAME": f"127.0.0.1:{port}",
         "PBEM_TRUSTED_HOSTS": json.dumps(["127.0.0.1"]),
+        # Moves queue their emails in the outbox as in production; no sender runs during the benchmark.
+        "PBEM_MAIL_BACKEND": "smtp",
+        "PBEM_PREFERRED_URL_SCHEME": "https",  # links say https; the load posts to the relative form actions
+        "PBEM_RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379",  # production refuses per-worker memory (unused here)
     }
     log = open(workdir / f"gunicorn-{port}.log", "wb")  # noqa: SIM115 (closed below)
     command = [
@@ -623,22 +664,6 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(workdir, ignore_errors=True)
     print_reports(reports, args)
     return 0
-
-
-@contextmanager
-def postgres_schema(admin_url: str) -> Iterator[str]:
-    """A new schema on the server of ``admin_url``; the URL that uses it; dropped on exit."""
-    schema = f"bench_{secrets.token_hex(6)}"
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f"CREATE SCHEMA {schema}"))
-        sep = "&" if "?" in admin_url else "?"
-        yield f"{admin_url}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
-        admin.dispose()
 
 
 if __name__ == "__main__":

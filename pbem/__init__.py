@@ -5,14 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
 import engine
 
 from . import config, db, words
 from .config import ROOT
+from .web import html
 
 csrf = CSRFProtect()
+login_manager = LoginManager()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -26,14 +31,30 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.load(app, test_config)
     app.jinja_env.globals["article"] = words.a
     app.jinja_env.globals["values"] = dict(zip(engine.TYPES, engine.VALUES, strict=True))
+    app.jinja_env.globals["card_html"] = html.card
+    app.jinja_env.globals["move_form_html"] = html.move_form
     # Static paths without url_for: error pages must render even when the request's URL could not be bound.
     app.jinja_env.globals["static_url"] = lambda filename: f"{app.static_url_path}/{filename}"
     db.init_app(app)
     csrf.init_app(app)
+    login_manager.init_app(app)
+    # One limiter per app (tests build many apps in one process); storage from RATELIMIT_STORAGE_URI.
+    app.extensions["pbem_limiter"] = Limiter(get_remote_address, app=app, auto_check=False)
 
-    from .web import errors, play, security
+    from .mail import sender
+
+    sender.mail.init_app(app)
+
+    from .web import admin, away, errors, play, security, settings
 
     app.register_blueprint(play.bp)
+    app.register_blueprint(settings.bp)
+    app.register_blueprint(away.bp)
+    app.register_blueprint(admin.bp)
+    if app.config["DEVELOPMENT"]:
+        from .web import mailbox
+
+        app.register_blueprint(mailbox.bp)
     errors.register(app)
     security.register(app)
 

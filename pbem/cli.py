@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 from sqlmodel import col, select
 
 import engine
 
-from . import db, games, links
+from . import db, games, links, scheduler
 from .models import Game
 
 
 def register(app: Flask) -> None:
     """Add the pbem commands to the app's CLI."""
-    for command in (db_upgrade, create_game, list_games, print_links, demo):
+    for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin):
+        app.cli.add_command(command)
+    for command in (scheduler.scheduler_command, scheduler.serve_command):
         app.cli.add_command(command)
 
 
@@ -49,6 +51,7 @@ def _parse_player(text: str) -> games.SeatSpec:
 @click.option("--ninja-power", is_flag=True)
 @click.option("--random-order", is_flag=True, help="shuffle the seats")
 @click.option("--first-player", default=None, help="name of the round-1 start player (default: the first seat)")
+@click.option("--organiser", default=None, help="the organiser's email address (told when a player leaves …)")
 @with_appcontext
 def create_game(
     name: str,
@@ -58,6 +61,7 @@ def create_game(
     ninja_power: bool,
     random_order: bool,
     first_player: str | None,
+    organiser: str | None,
 ) -> None:
     """Create a game and print each seat's personal link."""
     specs = [_parse_player(p) for p in players]
@@ -76,6 +80,7 @@ def create_game(
                 options=options,
                 random_order=random_order,
                 first_player=first_player,
+                organiser_email=organiser,
             )
             game_id = game.id or 0
     except games.ServiceError as exc:
@@ -124,9 +129,9 @@ def print_links(game_id: int) -> None:
 @click.option("--name", default="Demo: you against two bots")
 @with_appcontext
 def demo(name: str) -> None:
-    """Create a 3-player demo game (you against two bots) and print your link."""
+    """Create a 3-player demo game (you against two bots) and print your link and where your emails are."""
     specs = [
-        games.SeatSpec(name="You"),
+        games.SeatSpec(name="You", email="you@example.com"),
         games.SeatSpec(name="Bot 1", kind="heuristic"),
         games.SeatSpec(name="Bot 2", kind="heuristic"),
     ]
@@ -135,6 +140,73 @@ def demo(name: str) -> None:
         game_id = game.id or 0
     seat = games.seats_of(session=db.get_session(), game_id=game_id)[0]
     click.echo(f"\nDemo game {game_id} created. Open your page:\n\n  {_personal_url(game_id, 0, seat.nonce)}\n")
+    if current_app.config["DEVELOPMENT"] and current_app.config["MAIL_BACKEND"] == "mailbox":
+        mailbox = links.external_url("mailbox.index")
+        click.echo(f"Your emails (invitation, your turn, scores) arrive in the built-in mailbox:\n\n  {mailbox}\n")
+
+
+@click.command("send-mail")
+@click.option("--loop", is_flag=True, help="keep sending until Ctrl-C")
+@click.option("--interval", type=click.FloatRange(min=0.5), default=5.0, show_default=True, help="seconds a pass waits")
+@with_appcontext
+def send_mail(loop: bool, interval: float) -> None:
+    """Send the queued emails that are due, once or (--loop) every INTERVAL seconds."""
+    import time
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .mail.sender import send_due
+
+    if not loop:
+        try:
+            click.echo(str(send_due()))
+        except SQLAlchemyError as exc:
+            error = f"the outbox could not be read ({type(exc).__name__}): run pbem db-upgrade?"
+            raise click.ClickException(error) from None
+        return
+    click.echo(f"sending mail every {interval:g} s (MAIL_BACKEND {current_app.config['MAIL_BACKEND']}); Ctrl-C stops")
+    try:
+        while True:
+            try:
+                report = send_due()
+            except SQLAlchemyError as exc:
+                click.echo(f"the outbox could not be read ({type(exc).__name__}); trying again", err=True)
+            else:
+                if report.claimed:
+                    click.echo(f"{time.strftime('%H:%M:%S')} {report}")
+            time.sleep(interval)
+    except KeyboardInterrupt:
+        click.echo("stopped")
+
+
+@click.command("create-admin")
+@click.argument("username")
+@click.option("--email", default=None, help="the organiser's address (offered as the organiser of their new games)")
+@click.option("--timezone", default=None, help="the time zone the admin page shows times in (default: UTC)")
+@click.option("--password-stdin", is_flag=True, help="read the password from the first line of standard input")
+@click.option("--reset", is_flag=True, help="give an existing admin a new password (their sessions end)")
+@with_appcontext
+def create_admin(username: str, email: str | None, timezone: str | None, password_stdin: bool, reset: bool) -> None:
+    """Create an organiser account for the admin page (/admin); the password is asked for, never an argument."""
+    import sys
+
+    from . import admin
+
+    if password_stdin:
+        line: str = sys.stdin.readline()
+        password = line.rstrip("\r\n")
+    else:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        with db.write_session() as session:
+            user = admin.create_admin(
+                session=session, username=username, password=password, email=email, timezone=timezone, reset=reset
+            )
+            name = user.username
+    except games.ServiceError as exc:
+        raise click.ClickException(exc.message) from None
+    done = "has a new password" if reset else "is created"
+    click.echo(f"admin {name!r} {done}: log in at {links.external_url('admin.login')}")
 
 
 def main() -> None:

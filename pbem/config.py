@@ -42,14 +42,119 @@ def validate(app: Flask) -> None:
         raise ConfigError("SECRET_KEY is the development default: set PBEM_SECRET_KEY to a long random value")
     if not isinstance(cfg["SECRET_KEY_FALLBACKS"], list):
         raise ConfigError("SECRET_KEY_FALLBACKS must be a list of old keys")
+    if production and not cfg.get("TESTING"):
+        if cfg["PREFERRED_URL_SCHEME"] != "https":
+            raise ConfigError(
+                "PREFERRED_URL_SCHEME must be https in production: emailed links and List-Unsubscribe (RFC 8058) "
+                "need it; set PBEM_PREFERRED_URL_SCHEME=https"
+            )
+        if str(cfg["RATELIMIT_STORAGE_URI"]).startswith("memory://"):
+            raise ConfigError(
+                "RATELIMIT_STORAGE_URI is memory://, which each worker keeps apart (the login limit would be as many "
+                "times looser as there are workers): set PBEM_RATELIMIT_STORAGE_URI=redis://127.0.0.1:6379"
+            )
     if not cfg.get("SERVER_NAME"):
         raise ConfigError("SERVER_NAME must be set: links are built from it")
     for key in ("PERSONAL_LINK_DAYS", "MOVE_LINK_DAYS"):
         if not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ConfigError(f"{key} must be a whole number of days")
+    _validate_admin(cfg)
+    _validate_mail(cfg, production)
+    _validate_scheduler(cfg, production)
     cfg["SESSION_COOKIE_HTTPONLY"] = True
     cfg["SESSION_COOKIE_SAMESITE"] = "Lax"
     cfg["SESSION_COOKIE_SECURE"] = production
     cfg["WTF_CSRF_TIME_LIMIT"] = None  # a page may stay open on a phone for days
     cfg["WTF_CSRF_SSL_STRICT"] = False  # the form token is checked; the Referer is never sent
     cfg["DEVELOPMENT"] = not production
+
+
+def _validate_admin(cfg: Any) -> None:
+    """The admin page's login limit, rate-limit storage, session length and page size."""
+    from limits import parse
+
+    try:
+        parse(str(cfg["ADMIN_LOGIN_LIMIT"]))
+    except ValueError:
+        limit = cfg["ADMIN_LOGIN_LIMIT"]
+        raise ConfigError(f"ADMIN_LOGIN_LIMIT {limit!r} is not a limit like '5 per 15 minutes'") from None
+    uri = cfg["RATELIMIT_STORAGE_URI"]
+    if not isinstance(uri, str) or "://" not in uri:
+        raise ConfigError("RATELIMIT_STORAGE_URI must be a storage URI: 'memory://' or 'redis://host:6379'")
+    for key, top in (("ADMIN_SESSION_HOURS", 24 * 30), ("ADMIN_GAMES_PER_PAGE", 500)):
+        if type(cfg[key]) is not int or not 1 <= cfg[key] <= top:
+            raise ConfigError(f"{key} must be a whole number from 1 to {top}")
+
+
+def _validate_mail(cfg: Any, production: bool) -> None:
+    """The mail backend (no mailbox in production), the SMTP server, the sender, and the timing settings."""
+    from email.message import EmailMessage
+
+    backend = cfg["MAIL_BACKEND"]
+    if backend not in ("mailbox", "smtp"):
+        raise ConfigError(f'MAIL_BACKEND {backend!r} must be "mailbox" (development only) or "smtp"')
+    if backend == "mailbox" and production and not cfg.get("TESTING"):
+        raise ConfigError(
+            'MAIL_BACKEND is "mailbox", which only shows emails in development and sends nothing: '
+            "set PBEM_MAIL_BACKEND=smtp and the MAIL_SERVER settings"
+        )
+    server = cfg["MAIL_SERVER"]
+    if not isinstance(server, str) or (backend == "smtp" and not server.strip()):
+        raise ConfigError("MAIL_SERVER must be the SMTP server's host name")
+    if type(cfg["MAIL_PORT"]) is not int or not 1 <= cfg["MAIL_PORT"] <= 65535:
+        raise ConfigError("MAIL_PORT must be a port number from 1 to 65535")
+    for key in ("MAIL_USE_TLS", "MAIL_USE_SSL"):
+        if not isinstance(cfg[key], bool):
+            raise ConfigError(f"{key} must be true or false")
+    if cfg["MAIL_USE_TLS"] and cfg["MAIL_USE_SSL"]:
+        raise ConfigError("MAIL_USE_TLS (STARTTLS) and MAIL_USE_SSL (TLS from the start) exclude each other")
+    for key in ("MAIL_USERNAME", "MAIL_PASSWORD"):
+        if cfg[key] is not None and not isinstance(cfg[key], str):
+            raise ConfigError(f"{key} must be text")
+    if cfg["MAIL_PASSWORD"] and not cfg["MAIL_USERNAME"]:
+        raise ConfigError("MAIL_PASSWORD is set but MAIL_USERNAME is not")
+    sender = cfg["MAIL_DEFAULT_SENDER"]
+    try:
+        message = EmailMessage()
+        message["From"] = sender
+        header: Any = message["From"]
+        addresses = header.addresses
+    except (TypeError, ValueError, AttributeError):
+        addresses, header = (), None
+    if len(addresses) != 1 or header.defects or not addresses[0].username or not addresses[0].domain:
+        raise ConfigError(
+            f"MAIL_DEFAULT_SENDER {sender!r} must be one address, like 'Call to Glory <glory@example.org>'"
+        )
+    timeout = cfg["MAIL_TIMEOUT"]
+    if type(timeout) not in (int, float) or not 0 < timeout <= 600:
+        raise ConfigError("MAIL_TIMEOUT must be a number of seconds, more than 0 and at most 600")
+    for key, low, top in (
+        ("MAIL_BATCH", 1, 1000),
+        ("MAIL_MAX_ATTEMPTS", 1, 100),
+        ("MAIL_RETRY_BASE_SECONDS", 1, 86400),
+        ("MAIL_RETRY_MAX_SECONDS", cfg["MAIL_RETRY_BASE_SECONDS"], 30 * 86400),
+        ("MAIL_STALE_CLAIM_SECONDS", 60, 86400),
+    ):
+        if type(cfg[key]) is not int or not low <= cfg[key] <= top:
+            raise ConfigError(f"{key} must be a whole number from {low} to {top}")
+    if cfg["MAIL_STALE_CLAIM_SECONDS"] < 12 * timeout:
+        raise ConfigError(
+            "MAIL_STALE_CLAIM_SECONDS must be at least 12 times MAIL_TIMEOUT: a sender that is still working "
+            "must never look stopped"
+        )
+
+
+def _validate_scheduler(cfg: Any, production: bool) -> None:
+    """The scheduler's intervals, whether `pbem serve` runs it in the web process, and the default quiet hours."""
+    from .timing import PolicyError, QuietHours
+
+    cfg.setdefault("SCHEDULER_IN_WEB", not production)
+    if not isinstance(cfg["SCHEDULER_IN_WEB"], bool):
+        raise ConfigError("SCHEDULER_IN_WEB must be true or false")
+    for key, top in (("SCHEDULER_SEND_SECONDS", 3600), ("SCHEDULER_SWEEP_SECONDS", 3600)):
+        if type(cfg[key]) is not int or not 1 <= cfg[key] <= top:
+            raise ConfigError(f"{key} must be a whole number of seconds from 1 to {top}")
+    try:
+        QuietHours.parse(cfg["QUIET_HOURS"])
+    except PolicyError as exc:
+        raise ConfigError(f"QUIET_HOURS: {exc}") from None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -80,8 +83,41 @@ def _close_session(_exc: BaseException | None) -> None:
 def write_session(engine: Engine | None = None) -> Iterator[Session]:
     """One write transaction (BEGIN IMMEDIATE on SQLite): commit on success, roll back on error."""
     engine = engine or get_engine()
-    with Session(engine.execution_options(pbem_write=True)) as session, session.begin():
+    with (
+        _sqlite_writer_lock(engine),
+        Session(engine.execution_options(pbem_write=True)) as session,
+        session.begin(),
+    ):
         yield session
+
+
+_writer = threading.local()
+
+
+@contextmanager
+def _sqlite_writer_lock(engine: Engine) -> Iterator[None]:
+    """On a SQLite file, queue writers on a lock file (flock) before BEGIN IMMEDIATE.
+
+    SQLite's busy handler polls: a writer that finds the database locked sleeps 1, 2, 5, 10 … ms
+    and retries, so under load most of a write's latency is sleeping while the CPU idles. flock
+    wakes the next writer the moment the lock is released, in every process and thread. A thread
+    that already holds it (a nested write) goes on; SQLite's own locking stays the safety net.
+    """
+    database = engine.url.database
+    held: bool = getattr(_writer, "held", False)
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:" or held:
+        yield
+        return
+    fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _writer.held = True
+        try:
+            yield
+        finally:
+            _writer.held = False
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def alembic_config(engine: Engine) -> Any:
@@ -95,10 +131,10 @@ def alembic_config(engine: Engine) -> Any:
 
 
 def upgrade(engine: Engine) -> None:
-    """Bring the database schema up to date (alembic upgrade head)."""
+    """Bring the database schema up to date (alembic upgrade heads)."""
     from alembic import command
 
     cfg = alembic_config(engine)
     with engine.begin() as connection:
         cfg.attributes["connection"] = connection
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, "heads")

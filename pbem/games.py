@@ -14,18 +14,35 @@ from dataclasses import dataclass, field
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 import engine
 from engine import IllegalMove, Move, Options, State
 from engine.bots import BOTS
 
+from . import links, sweeps, timing
+from .mail import notify
 from .models import Game, MoveRecord, Seat, utcnow
 
 KINDS = ("human", *BOTS)
 MAX_GAME_NAME = 80
 MAX_EMAIL = 254
+
+
+# Statements built once: building SQLAlchemy expressions costs more than running them on a small table.
+_GAME = select(Game).where(col(Game.id) == bindparam("game_id"))
+_GAME_FOR_UPDATE = _GAME.with_for_update()
+_SEATS = select(Seat).where(col(Seat.game_id) == bindparam("game_id")).order_by(col(Seat.position))
+_LAST_SEQ = select(func.max(MoveRecord.seq)).where(col(MoveRecord.game_id) == bindparam("game_id"))
+_LOG_COLUMNS = ("game_id", "seq", "seat", "move", "events", "source", "created_at")
+_EVENTS = (
+    select(MoveRecord.events)
+    .where(col(MoveRecord.game_id) == bindparam("game_id"))
+    .order_by(col(MoveRecord.seq).desc())
+    .limit(bindparam("limit"))
+)
 
 
 class ServiceError(Exception):
@@ -43,6 +60,18 @@ class GameNotFound(ServiceError):
     """No game with that id."""
 
     status = 404
+
+
+class LinkRevoked(ServiceError):
+    """The seat's links were replaced (its nonce was rotated)."""
+
+    status = 410
+
+
+class GamePaused(ServiceError):
+    """The game is paused (by its timeout policy or the organiser): no moves until it is resumed."""
+
+    status = 409
 
 
 class AlreadyPlayed(Exception):
@@ -67,6 +96,7 @@ class MoveOutcome:
     game: Game
     state: State
     logged: list[MoveRecord] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
 
 
 def check_text(value: Any, what: str, longest: int) -> str:
@@ -75,7 +105,7 @@ def check_text(value: Any, what: str, longest: int) -> str:
         raise ServiceError(f"{what} must not be empty")
     if len(value) > longest:
         raise ServiceError(f"{what} must be at most {longest} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in value):
         raise ServiceError(f"{what} may not contain line breaks or control characters")
     return value.strip()
 
@@ -85,18 +115,22 @@ def check_seat(spec: SeatSpec) -> SeatSpec:
     name = check_text(spec.name, "a player's name", engine.state.MAX_NAME)
     if spec.kind not in KINDS:
         raise ServiceError(f"a seat is one of {', '.join(KINDS)}, not {spec.kind!r}")
-    email = None
-    if spec.email:
-        email = check_text(spec.email, f"{name}'s email", MAX_EMAIL)
-        local, _, domain = email.rpartition("@")
-        if not local or "." not in domain or " " in email:
-            raise ServiceError(f"{name}'s email {email!r} is not an email address")
+    email = check_email(spec.email, f"{name}'s email") if spec.email else None
     try:
         ZoneInfo(spec.timezone)
     except (ZoneInfoNotFoundError, ValueError):
         raise ServiceError(f"{name}'s time zone {spec.timezone!r} is not known") from None
     language = check_text(spec.language, f"{name}'s language", 8)
     return SeatSpec(name, email, language, spec.timezone, spec.kind)
+
+
+def check_email(value: Any, what: str) -> str:
+    """One email address on one line (local@domain, a dot in the domain, no spaces)."""
+    email = check_text(value, what, MAX_EMAIL)
+    local, _, domain = email.rpartition("@")
+    if not local or "." not in domain or " " in email:
+        raise ServiceError(f"{what} {email!r} is not an email address")
+    return email
 
 
 def create_game(
@@ -108,9 +142,12 @@ def create_game(
     random_order: bool = False,
     first_player: str | None = None,
     seed: int | None = None,
+    organiser_email: str | None = None,
+    policy: timing.Policy | None = None,
 ) -> Game:
-    """Create a game with its seats and the engine's first state; bots to move play at once."""
+    """Create a game with its seats and the engine's first state; bots to move play at once; invitations follow."""
     name = check_text(name, "the game's name", MAX_GAME_NAME)
+    organiser = check_email(organiser_email, "the organiser's email") if organiser_email else None
     specs = [check_seat(s) for s in seats]
     if random_order:
         secrets.SystemRandom().shuffle(specs)
@@ -129,6 +166,8 @@ def create_game(
     except engine.FormatError as exc:
         raise ServiceError(str(exc)) from None
     game = Game(name=name, options=options.to_json(), seed=seed, state=engine.to_json(state), status=state.status)
+    game.organiser_email = organiser
+    game.policy = (policy or timing.Policy()).to_json()
     session.add(game)
     session.flush()
     assert game.id is not None
@@ -149,15 +188,14 @@ def create_game(
     outcome = MoveOutcome(game, state)
     _run_bots(session, outcome, seats_of(session=session, game_id=game.id), next_seq=1)
     _store(session, outcome, expected_version=0)
+    notify.after_create(session=session, game=game, seats=seats_of(session=session, game_id=game.id), outcome=outcome)
     return game
 
 
 def get_game(*, session: Session, game_id: int, lock: bool = False) -> Game:
     """The game, locked for update when asked (PostgreSQL; SQLite's BEGIN IMMEDIATE already is)."""
-    query = select(Game).where(Game.id == game_id)
-    if lock:
-        query = query.with_for_update()
-    game = session.exec(query).first()
+    query = _GAME_FOR_UPDATE if lock else _GAME
+    game = session.exec(query, params={"game_id": game_id}).first()
     if game is None:
         raise GameNotFound(f"there is no game {game_id}")
     return game
@@ -165,12 +203,28 @@ def get_game(*, session: Session, game_id: int, lock: bool = False) -> Game:
 
 def seats_of(*, session: Session, game_id: int) -> list[Seat]:
     """The game's seats in seat order."""
-    return list(session.exec(select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.position))))
+    return list(session.exec(_SEATS, params={"game_id": game_id}))
 
 
 def load_state(game: Game) -> State:
     """The engine state of a game's snapshot."""
     return engine.from_json(game.state)
+
+
+def lock_seat(*, session: Session, game_id: int, seat: int, nonce_tag: str | None = None) -> tuple[Game, list[Seat]]:
+    """The game (locked for the write) and its seats, for a change made by ``seat``.
+
+    With ``nonce_tag`` (from a link), the seat's current nonce must match it, else LinkRevoked.
+    """
+    game = get_game(session=session, game_id=game_id, lock=True)
+    seats = seats_of(session=session, game_id=game_id)
+    if not 0 <= seat < len(seats):
+        if nonce_tag is not None:
+            raise ServiceError("This link is not valid: the game has no such seat.")
+        raise ServiceError(f"game {game_id} has no seat {seat}")
+    if nonce_tag is not None and nonce_tag != links.nonce_tag(seats[seat].nonce):
+        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+    return game, seats
 
 
 def apply_move(
@@ -181,19 +235,24 @@ def apply_move(
     move: dict[str, Any],
     decision: int | None,
     source: str,
+    nonce_tag: str | None = None,
 ) -> MoveOutcome:
     """Apply one move for one seat, if ``decision`` (the state's ``ply``) is still the open one.
 
+    With ``nonce_tag`` (from a link), the seat's current nonce must match it, else LinkRevoked.
     Raises AlreadyPlayed when the decision was already made, ServiceError (with the
     rule) for a malformed or illegal move. Bots whose turn follows play at once.
     """
-    game = get_game(session=session, game_id=game_id, lock=True)
-    seats = seats_of(session=session, game_id=game_id)
-    if not 0 <= seat < len(seats):
-        raise ServiceError(f"game {game_id} has no seat {seat}")
+    game, seats = lock_seat(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag)
+    preference = isinstance(move, dict) and move.get("do") == "preference"
+    if game.aborted_at is not None and not preference:
+        raise GamePaused("This game was stopped by its organiser: no more moves can be made.")
+    if game.paused_at is not None and source != "admin" and not preference:
+        raise GamePaused(f"This game is paused. {game.paused_reason or ''} Moves wait until the organiser resumes it.")
     if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
         raise ServiceError(f"{seats[seat].name} is played by a bot")
     state = load_state(game)
+    before = notify.Before.of(state)
     if not isinstance(move, dict):
         raise ServiceError("a move must be an object")
     if move.get("do") != "preference" and decision is not None and decision != state.ply:
@@ -204,7 +263,7 @@ def apply_move(
         raise ServiceError(str(exc)) from None
     if parsed.do != "preference" and state.is_finished:
         raise AlreadyPlayed
-    outcome = MoveOutcome(game, state)
+    outcome = MoveOutcome(game, state, seats=seats)
     version = game.version
     next_seq = _next_seq(session, game_id)
     try:
@@ -216,6 +275,29 @@ def apply_move(
         session.add(seats[seat])
     _run_bots(session, outcome, seats, next_seq + 1)
     _store(session, outcome, expected_version=version)
+    notify.after_move(session=session, outcome=outcome, seats=seats, before=before)
+    return outcome
+
+
+def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
+    """A person leaves for good: the heuristic bot takes the seat (and plays at once if it must act), the
+    seat's nonce is rotated so its links stop working, and the organiser is told."""
+    game = get_game(session=session, game_id=game_id, lock=True)
+    seats = seats_of(session=session, game_id=game_id)
+    if not 0 <= seat < len(seats) or seats[seat].is_bot:
+        raise ServiceError("only a person playing a seat can leave it")
+    state = load_state(game)
+    if state.is_finished:
+        raise ServiceError("the game is over: there is nothing to leave")
+    before = notify.Before.of(state)
+    leaver = seats[seat]
+    leaver.kind, leaver.left_at, leaver.nonce = "heuristic", utcnow(), secrets.token_urlsafe(24)
+    session.add(leaver)
+    outcome = MoveOutcome(game, state, seats=seats)
+    if game.paused_at is None:
+        _run_bots(session, outcome, seats, _next_seq(session, game_id))
+    _store(session, outcome, expected_version=game.version)
+    notify.after_leave(session=session, outcome=outcome, seats=seats, seat=leaver, before=before)
     return outcome
 
 
@@ -232,7 +314,7 @@ def set_preference(*, session: Session, game_id: int, seat: int, preference: str
 
 
 def _next_seq(session: Session, game_id: int) -> int:
-    last = session.exec(select(func.max(MoveRecord.seq)).where(MoveRecord.game_id == game_id)).one()
+    last = session.execute(_LAST_SEQ, {"game_id": game_id}).scalar()
     return (last or 0) + 1
 
 
@@ -240,10 +322,15 @@ def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Move
     events: list[dict[str, Any]] = []
     engine.apply(outcome.state, move, events)
     record = MoveRecord(
-        game_id=seat.game_id, seq=seq, seat=seat.position, move=move.to_json(), events=events, source=source
+        game_id=seat.game_id,
+        seq=seq,
+        seat=seat.position,
+        move=move.to_json(),
+        events=events,
+        source=source,
+        created_at=utcnow(),
     )
-    session.add(record)
-    outcome.logged.append(record)
+    outcome.logged.append(record)  # inserted by _store, all in one statement
 
 
 def _run_bots(session: Session, outcome: MoveOutcome, seats: list[Seat], next_seq: int) -> None:
@@ -261,20 +348,23 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
     """Write the new snapshot with version + 1, only if nobody else wrote one first."""
     game, state = outcome.game, outcome.state
     session.flush()
+    if outcome.logged:
+        rows = [{c: getattr(r, c) for c in _LOG_COLUMNS} for r in outcome.logged]
+        session.connection().execute(insert(MoveRecord.__table__), rows)  # type: ignore[attr-defined]
     values = {
         "state": engine.to_json(state),
         "status": state.status,
         "current_seat": None if state.is_finished else state.current,
         "version": expected_version + 1,
         "updated_at": utcnow(),
+        **sweeps.timing_fields(session=session, game=game, state=state, seats=outcome.seats, now=utcnow()),
     }
-    result = session.execute(
-        update(Game).where(col(Game.id) == game.id, col(Game.version) == expected_version).values(**values)
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    table = Game.__table__  # type: ignore[attr-defined]
+    statement = update(table).where(table.c.id == game.id, table.c.version == expected_version).values(**values)
+    if session.connection().execute(statement).rowcount != 1:
         raise AlreadyPlayed
     for key, value in values.items():
-        setattr(game, key, value)
+        set_committed_value(game, key, value)  # stored already: not dirty, so no second UPDATE at commit
 
 
 def move_log(*, session: Session, game_id: int, limit: int | None = None) -> list[MoveRecord]:
@@ -284,6 +374,18 @@ def move_log(*, session: Session, game_id: int, limit: int | None = None) -> lis
         return list(session.exec(query.order_by(col(MoveRecord.seq))))
     latest = list(session.exec(query.order_by(col(MoveRecord.seq).desc()).limit(limit)))
     return latest[::-1]
+
+
+def log_events(*, session: Session, game_id: int, limit: int | None = None) -> list[dict[str, Any]]:
+    """The engine events of the game's log in order (of the latest ``limit`` moves only, if given).
+
+    Reads the ``events`` column alone: a page shows the log, and this keeps its cost low on move 500.
+    """
+    params: dict[str, int | None] = {"game_id": game_id, "limit": -1 if limit is None else limit}
+    if limit is None and session.get_bind().dialect.name != "sqlite":
+        params["limit"] = None  # PostgreSQL: LIMIT NULL is no limit (SQLite: LIMIT -1)
+    rows = session.execute(_EVENTS, params).scalars().all()
+    return [event for events in reversed(rows) for event in events]
 
 
 def replay_game(*, session: Session, game_id: int) -> State:

@@ -11,7 +11,9 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 PERSONAL = "pbem.personal"
 MOVE = "pbem.move"
+SETTINGS = "pbem.settings"
 DAY = 86400
+MAX_SEATS = 4
 
 
 class LinkInvalid(Exception):
@@ -80,11 +82,45 @@ def read(token: str) -> Link:
     raise LinkInvalid
 
 
+def settings_token(game_id: int, seat: int, nonce: str) -> str:
+    """A seat's settings token (its settings page and one-click unsubscribe), valid PERSONAL_LINK_DAYS."""
+    return _serializer(SETTINGS).dumps({"g": game_id, "s": seat, "n": nonce_tag(nonce)})
+
+
+def read_settings(token: str) -> Link:
+    """Verify a settings token; raise LinkInvalid or LinkExpired."""
+    if not isinstance(token, str) or len(token) > 2000:
+        raise LinkInvalid
+    try:
+        data = _serializer(SETTINGS).loads(token, max_age=current_app.config["PERSONAL_LINK_DAYS"] * DAY)
+    except SignatureExpired:
+        raise LinkExpired(None, None) from None
+    except BadSignature:
+        raise LinkInvalid from None
+    link = _parse(PERSONAL, data)
+    return Link(SETTINGS, link.game_id, link.seat, link.nonce_tag)
+
+
+def read_any_age(token: str) -> Link:
+    """Verify a personal or move token's signature but not its age: only to mail a seat a fresh link."""
+    if not isinstance(token, str) or len(token) > 2000:
+        raise LinkInvalid
+    for purpose in (PERSONAL, MOVE):
+        try:
+            data = _serializer(purpose).loads(token, max_age=None)
+        except BadSignature:
+            continue
+        return _parse(purpose, data)
+    raise LinkInvalid
+
+
 def _parse(purpose: str, data: Any) -> Link:
     if not isinstance(data, dict):
         raise LinkInvalid
     game_id, seat, tag = data.get("g"), data.get("s"), data.get("n")
     if type(game_id) is not int or type(seat) is not int or not isinstance(tag, str):
+        raise LinkInvalid
+    if game_id < 1 or not 0 <= seat < MAX_SEATS:
         raise LinkInvalid
     if purpose == PERSONAL:
         return Link(purpose, game_id, seat, tag)

@@ -1,11 +1,11 @@
-"""SQLModel tables: games, seats and the append-only move log."""
+"""SQLModel tables: games, seats, the append-only move log and the email outbox."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 SOURCES = ("link", "page", "admin", "bot", "timeout")
@@ -21,6 +21,10 @@ def _ts(**kw: Any) -> Any:
     return Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False, **kw))
 
 
+def _when(**kw: Any) -> Any:
+    return Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True, **kw))
+
+
 class Game(SQLModel, table=True):
     """One game: its options, the engine state snapshot and a version that rises with every move."""
 
@@ -32,8 +36,21 @@ class Game(SQLModel, table=True):
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     version: int = 0
     current_seat: int | None = Field(default=None)
+    organiser_email: str | None = Field(default=None, max_length=254)
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
+    # Scheduling (pbem.timing, pbem.sweeps): the policy, the current wait, its reminders and deadline, a pause.
+    policy: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    waiting_since: datetime | None = _when()
+    wait_ply: int | None = Field(default=None)
+    reminders_sent: int = 0
+    last_reminder_at: datetime | None = _when()
+    next_reminder_at: datetime | None = _when(index=True)
+    deadline_at: datetime | None = _when(index=True)
+    paused_at: datetime | None = _when()
+    paused_reason: str | None = Field(default=None, max_length=200)
+    # Admin (pbem.admin): when an organiser stopped the game for good; ``status`` keeps mirroring the engine.
+    aborted_at: datetime | None = _when()
 
 
 class Seat(SQLModel, table=True):
@@ -51,6 +68,14 @@ class Seat(SQLModel, table=True):
     nonce: str = Field(max_length=64)
     discard_preference: str = Field(default="smaller", max_length=8)
     kind: str = Field(default="human", max_length=16)
+    reminders: bool = True
+    left_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    # Time away (until a local date, inclusive; days counted against the game's cap) and quiet hours ("HH:MM").
+    away_from: datetime | None = _when()
+    away_until: date | None = Field(default=None)
+    away_days_used: int = 0
+    quiet_start: str | None = Field(default=None, max_length=5)
+    quiet_end: str | None = Field(default=None, max_length=5)
 
     @property
     def is_bot(self) -> bool:
@@ -71,4 +96,67 @@ class MoveRecord(SQLModel, table=True):
     move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
     source: str = Field(max_length=8)
+    created_at: datetime = _ts()
+
+
+OUTBOX_STATUSES = ("queued", "sending", "sent", "dead")
+"""An outbox row's life: queued → sending (claimed by one sender) → sent, or back to queued, or dead."""
+
+
+class OutboxEmail(SQLModel, table=True):
+    """One email, written in the transaction of the change that causes it and sent later by the sender."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(default=None, foreign_key="game.id", index=True)
+    seat_id: int | None = Field(default=None, foreign_key="seat.id", index=True)
+    kind: str = Field(max_length=24)
+    to_addr: str = Field(max_length=254)
+    subject: str = Field(max_length=300)
+    text_body: str = Field(sa_column=Column(Text, nullable=False))
+    html_body: str = Field(sa_column=Column(Text, nullable=False))
+    headers: dict[str, str] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    attachments: list[dict[str, str]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    message_id: str = Field(max_length=255)
+    dedupe_key: str | None = Field(default=None, max_length=120, unique=True)
+    status: str = Field(default="queued", max_length=8)
+    attempts: int = 0
+    next_attempt_at: datetime = _ts()
+    claimed_by: str | None = Field(default=None, max_length=64)
+    claimed_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    last_error: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    created_at: datetime = _ts()
+    sent_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class AdminUser(SQLModel, table=True):
+    """An organiser who may use the admin page: a login name, a scrypt password hash, an email, a time zone."""
+
+    __tablename__ = "admin_user"
+
+    id: int | None = Field(default=None, primary_key=True)
+    username: str = Field(max_length=64, unique=True)
+    email: str | None = Field(default=None, max_length=254)
+    timezone: str = Field(default="UTC", max_length=64)
+    password_hash: str = Field(max_length=255)
+    created_at: datetime = _ts()
+    last_login_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class AdminAction(SQLModel, table=True):
+    """One organiser action on a game (who, what, when) for the game's log; ``notice``: what players are told."""
+
+    __tablename__ = "admin_action"
+    __table_args__ = (Index("ix_admin_action_game_time", "game_id", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    admin_id: int | None = Field(default=None, foreign_key="admin_user.id")
+    admin_name: str = Field(max_length=64)
+    action: str = Field(max_length=24)
+    seat: int | None = Field(default=None)
+    detail: str = Field(sa_column=Column(Text, nullable=False))
+    notice: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     created_at: datetime = _ts()

@@ -10,17 +10,14 @@ from sqlmodel import Session
 import engine
 from engine import Move, State
 
-from . import games, links
-from .models import Game, Seat
+from . import games, links, timing
+from .models import Game, Seat, utcnow
 from .words import describe_event
 
 LOG_LINES = 40
 
 
-class LinkRevoked(games.ServiceError):
-    """The seat's links were replaced (its nonce was rotated)."""
-
-    status = 410
+LinkRevoked = games.LinkRevoked
 
 
 @dataclass
@@ -50,11 +47,17 @@ class SeatPage:
     personal_token: str
     pending: dict[str, Any] | None = None
     pending_open: bool = False
+    timing: timing.TimeInfo | None = None
 
 
 def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
     """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked."""
     link = links.read(token)
+    return (link, *find_seat(session=session, link=link))
+
+
+def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:
+    """The game, its seats and the seat of a verified link; raise LinkInvalid, GameNotFound, LinkRevoked."""
     game = games.get_game(session=session, game_id=link.game_id)
     seats = games.seats_of(session=session, game_id=link.game_id)
     if not 0 <= link.seat < len(seats):
@@ -62,15 +65,20 @@ def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Sea
     seat = seats[link.seat]
     if link.nonce_tag != links.nonce_tag(seat.nonce):
         raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
-    return link, game, seats, seat
+    return game, seats, seat
+
+
+def personal_token_of(*, session: Session, link: links.Link) -> str:
+    """The personal token of the seat a (verified) link belongs to, read from the database."""
+    seats = games.seats_of(session=session, game_id=link.game_id)
+    return links.personal_token(link.game_id, link.seat, seats[link.seat].nonce)
 
 
 def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES) -> SeatPage:
     """The page for a personal or move link (a GET: reads only); ``log_lines`` moves of the log, or all."""
     link, game, seats, seat = resolve(session=session, token=token)
     state = games.load_state(game)
-    records = games.move_log(session=session, game_id=game.id or 0, limit=log_lines)
-    events = [e for r in records for e in r.events]
+    events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
     view = engine.player_view(state, seat.name, log=events)
     page = SeatPage(
         game=game,
@@ -78,12 +86,13 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         seat=seat,
         state=state,
         view=view,
-        choices=choices_for(state, view, seat.name),
+        choices=None if game.paused_at is not None else choices_for(state, view, seat.name),
         log=[describe_event(e, seat.name) for e in reversed(view["log"])],
         rounds=engine.round_details(state),
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
+        timing=timing.page_info(game=game, seats=seats, me=seat, now=utcnow()),
     )
-    if link.purpose == links.MOVE and link.move is not None:
+    if link.purpose == links.MOVE and link.move is not None and game.paused_at is None:
         page.pending = link.move
         page.pending_open = link.decision == state.ply and _legal(state, seat.name, link.move)
     return page

@@ -10,6 +10,8 @@ import pytest
 from engine import Move, Options, State, apply, new_game
 from engine.cards import TYPE_INDEX, TYPES, VALUES
 
+pytest_plugins = ["tests.apps"]
+
 
 def deck(
     n: int,

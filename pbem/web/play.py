@@ -11,19 +11,16 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from .. import db, games, links, pages
 from ..words import describe_move
 from .errors import error_page
+from .settings import expired_page
 
 bp = Blueprint("play", __name__)
 MOVE_FIELDS = ("do", "pile", "type", "count", "target", "deck", "discard_preference")
 
 
-def _link_error(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
+def link_error(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
+    """The page for a link that cannot be used: not valid (400), expired (offers a fresh one), revoked, gone."""
     if isinstance(exc, links.LinkExpired):
-        return error_page(
-            410,
-            "This link has expired. Links in older emails stop working after a while; "
-            "use the link in your latest email, or ask for a fresh one.",
-            "This link has expired",
-        )
+        return expired_page(str((request.view_args or {}).get("token", "")))
     if isinstance(exc, games.ServiceError):
         return error_page(exc.status, exc.message)
     return error_page(
@@ -37,7 +34,7 @@ def page(token: str) -> Any:
     try:
         data = pages.seat_page(session=db.get_session(), token=token)
     except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return _link_error(exc)
+        return link_error(exc)
     return render_template("play/page.html", page=data, describe_move=describe_move)
 
 
@@ -47,7 +44,7 @@ def full_log(token: str) -> Any:
     try:
         data = pages.seat_page(session=db.get_session(), token=token, log_lines=None)
     except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return _link_error(exc)
+        return link_error(exc)
     return render_template("play/log.html", page=data)
 
 
@@ -55,10 +52,9 @@ def full_log(token: str) -> Any:
 def make_move(token: str) -> Any:
     """Apply the move of a move link, or the one a page button posted, then show the page again."""
     try:
-        link, _game, _seats, seat = pages.resolve(session=db.get_session(), token=token)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return _link_error(exc)
-    db.get_session().close()
+        link = links.read(token)
+    except (links.LinkInvalid, links.LinkExpired) as exc:
+        return link_error(exc)
     move: dict[str, Any] | None
     if link.purpose == links.MOVE:
         move, decision, source = dict(link.move or {}), link.decision, "link"
@@ -68,20 +64,29 @@ def make_move(token: str) -> Any:
         return error_page(400, "The form did not name exactly one move.")
     if decision is None and move.get("do") != "preference":
         return error_page(400, "The form did not say which decision it was made for. Reload the page.")
-    personal = links.personal_token(link.game_id, link.seat, seat.nonce)
     try:
         with db.write_session() as session:
-            games.apply_move(
-                session=session, game_id=link.game_id, seat=link.seat, move=move, decision=decision, source=source
+            outcome = games.apply_move(
+                session=session,
+                game_id=link.game_id,
+                seat=link.seat,
+                move=move,
+                decision=decision,
+                source=source,
+                nonce_tag=link.nonce_tag,
             )
+            nonce = outcome.seats[link.seat].nonce
     except games.AlreadyPlayed:
         flash("Already played: that decision was made before. Here is the game as it is now.", "notice")
-        return _back(personal)
+        personal = token if link.purpose == links.PERSONAL else None
+        return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
+    except games.LinkRevoked as exc:
+        return link_error(exc)
     except games.ServiceError as exc:
         rule = f"{exc.rule}: " if exc.rule else ""
         return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")
     flash(f"Done: {describe_move(move)}.", "done")
-    return _back(personal)
+    return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
 
 
 def _back(personal: str) -> BaseResponse | Response:

@@ -11,13 +11,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from itsdangerous import TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from werkzeug.test import TestResponse
 
 import engine
 from pbem import links
-
-from .conftest import Table
+from tests.apps import Table
 
 DAY = 86400
 TRACE = re.compile(r"Traceback|File \"|\bline \d+, in\b")
@@ -55,9 +54,11 @@ def rotate_nonce(app: Flask, game_id: int, position: int, nonce: str = "rotated-
 
 
 def delete_game(app: Flask, game_id: int) -> None:
-    """Remove a game with its seats and moves."""
+    """Remove a game with everything that refers to it (emails, admin actions, moves, seats)."""
     with app.extensions["pbem_engine"].begin() as conn:
+        tables = set(inspect(conn).get_table_names())
         for sql in (
+            *(f"DELETE FROM {t} WHERE game_id = :g" for t in ("outbox", "admin_action") if t in tables),
             "DELETE FROM move WHERE game_id = :g",
             "DELETE FROM seat WHERE game_id = :g",
             "DELETE FROM game WHERE id = :g",

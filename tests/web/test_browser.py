@@ -11,24 +11,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Request, expect, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Request, expect
 
 import engine
-from tests.web.conftest import Table
+from tests.apps import Table
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
 PHONE: dict[str, Any] = {
     "viewport": {"width": 360, "height": 740},
     "device_scale_factor": 2,
@@ -51,22 +40,6 @@ def artifacts_dir() -> Path:
 def database_url(tmp_path: Path) -> str:
     """SQLite only: the browser checks the pages, the database tests cover PostgreSQL (keeps CI short)."""
     return f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless; skipped where it is missing, except on CI where that is a failure."""
-    if not os.access(CHROMIUM, os.X_OK):
-        reason = f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{reason}: it must be installed on CI")
-        pytest.skip(reason)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import requests
 
 from pbem import db, games
-from tests.web.conftest import Table, form_fields
+from tests.apps import Table, form_fields
 
 ALREADY = "Already played"
 DONE = "Done: "

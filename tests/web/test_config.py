@@ -12,8 +12,7 @@ from flask import Flask
 
 from pbem import create_app, db, games
 from pbem.config import DEFAULT_SECRET, ConfigError
-
-from .conftest import new_table
+from tests.apps import new_table
 
 REAL_KEY = "a-real-production-key-" + "q" * 40
 AppFactory = Callable[..., Flask]
@@ -33,7 +32,15 @@ def make_app(tmp_path: Path) -> Iterator[AppFactory]:
     made: list[Flask] = []
 
     def make(mapping: dict[str, Any] | None = None, **kw: Any) -> Flask:
-        config = {"DATABASE_URL": f"sqlite:///{tmp_path / 'config.sqlite3'}", **(mapping or {}), **kw}
+        # smtp: production refuses the development mailbox (tested in tests/mail); nothing is sent here.
+        config = {
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'config.sqlite3'}",
+            "MAIL_BACKEND": "smtp",
+            "PREFERRED_URL_SCHEME": "https",
+            "RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379",
+            **(mapping or {}),
+            **kw,
+        }
         app = create_app(config)
         made.append(app)
         return app
@@ -202,3 +209,18 @@ def test_production_page_sets_a_secure_cookie(make_app: AppFactory) -> None:
     cookie = response.headers.get("Set-Cookie", "")
     for flag in ("HttpOnly", "SameSite=Lax", "Secure"):
         assert flag in cookie, cookie
+
+
+@pytest.mark.parametrize(
+    ("setting", "words"),
+    [
+        ({"PREFERRED_URL_SCHEME": "http"}, "PBEM_PREFERRED_URL_SCHEME=https"),
+        ({"RATELIMIT_STORAGE_URI": "memory://"}, "PBEM_RATELIMIT_STORAGE_URI=redis"),
+    ],
+)
+def test_production_refuses_http_links_and_a_per_worker_login_limit(
+    make_app: AppFactory, setting: dict[str, str], words: str
+) -> None:
+    with pytest.raises(ConfigError, match=words):
+        make_app(ENV="production", SECRET_KEY=REAL_KEY, **setting)
+    make_app(ENV="development", **setting)  # fine for trying it out

@@ -33,7 +33,7 @@ from jinja2 import ChoiceLoader, DictLoader
 import engine
 from engine.cards import counts_json
 from pbem import db, games, links
-from tests.web.conftest import Table, new_table
+from tests.apps import Table, new_table
 
 NAMES = ("ann", "bob", "cy", "dee")
 MOVE_FIELDS = ("do", "pile", "type", "count", "target", "deck")

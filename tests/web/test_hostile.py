@@ -13,8 +13,8 @@ from werkzeug.datastructures import MultiDict
 
 import engine
 from pbem import db, games
+from tests.apps import Table, form_fields, new_table
 
-from .conftest import Table, form_fields, new_table
 from .forge import TRACE, assert_error_page, snapshot
 
 DRAW1 = {"do": "draw", "pile": "draw1"}
@@ -277,7 +277,8 @@ def test_post_to_the_log_page_is_not_allowed(client: FlaskClient, table: Table) 
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/nope", "/play", "/play/", "/admin", "/play/a/b/c", "/static/nothing.css", "/static/../pbem/db.py"]
+    "path",
+    ["/", "/nope", "/play", "/play/", "/admin/nope", "/play/a/b/c", "/static/nothing.css", "/static/../pbem/db.py"],
 )
 def test_unknown_url_is_a_404_page(client: FlaskClient, path: str) -> None:
     assert_error_page(client.get(path), 404, "Not found")
@@ -366,3 +367,21 @@ def test_fuzz_never_a_server_error(client: FlaskClient, table: Table) -> None:
         assert not TRACE.search(body), where
         assert "<script>" not in body, where
     assert table.verify(), "the log still replays to the snapshot"
+
+
+def test_huge_request_body_is_refused_with_a_page(client: FlaskClient, table: Table) -> None:
+    before = snapshot(table)
+    response = client.post(f"/play/{table.personal(0)}", data={"do": "draw", "pile": "x" * 5_000_000})
+    assert_error_page(response, 413)
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_names_with_unicode_line_separators_are_refused(app: Flask, separator: str) -> None:
+    """The email library refuses them in headers: a game or player named so could never be emailed."""
+    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
+        games.create_game(
+            session=session, name=f"Friday{separator}night", seats=[games.SeatSpec("a"), games.SeatSpec("b")]
+        )
+    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
+        games.create_game(session=session, name="Friday", seats=[games.SeatSpec(f"a{separator}b"), games.SeatSpec("c")])

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import games, links
+from tests.apps import Table, form_fields, new_table
 
-from .conftest import Table, form_fields, new_table
 from .forge import assert_error_page, days_ago, delete_game, rotate_nonce, sign, signed_at, snapshot
 
 NOT_VALID = "not valid"

@@ -7,8 +7,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import links
+from tests.apps import Table, form_fields
 
-from .conftest import Table, form_fields
 from .forge import days_ago, rotate_nonce, sign, signed_at, snapshot
 
 DRAW1 = {"do": "draw", "pile": "draw1"}

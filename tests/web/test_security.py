@@ -9,8 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import links
+from tests.apps import Table, form_fields
 
-from .conftest import Table, form_fields
 from .forge import days_ago, rotate_nonce, signed_at
 
 DRAW1 = {"do": "draw", "pile": "draw1"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import Table, form_fields
+from tests.apps import Table, form_fields
 
 
 def test_one_turn_through_the_page(client: FlaskClient, table: Table) -> None:

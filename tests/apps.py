@@ -1,4 +1,4 @@
-"""Web fixtures: an app on SQLite or PostgreSQL (same tests), a client, links, a live server, a helper."""
+"""App fixtures for every test package: an app on SQLite or PostgreSQL (same tests), a client, tables, a live server."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Browser, sync_playwright
 from sqlalchemy import Engine, create_engine, event, text
 from werkzeug.serving import BaseWSGIServer, make_server
 
@@ -173,3 +174,33 @@ def live_server(app: Flask) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.shutdown()
     thread.join(5)
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless (never a downloaded browser); skipped where it is missing, except on CI
+    where that is a failure."""
+    if not os.access(CHROMIUM, os.X_OK):
+        reason = f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason}: it must be installed on CI")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()

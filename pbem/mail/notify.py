@@ -1,0 +1,355 @@
+"""When email is queued: always in the transaction of the change that causes it.
+
+``after_create`` and ``after_move`` are called by pbem.games and decide what follows a
+change (invitations, a turn email when the seat to act changes, score sheets, the
+game-over email); the scheduler and the admin page call ``queue_turn_email``,
+``queue_organiser_notice`` and ``queue_invitation``; the settings page calls
+``settings_seat``, ``set_reminders`` and ``request_fresh_link``. Bots, seats without an
+email address and seats that left get nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import bindparam, func
+from sqlmodel import Session, col, select
+
+from engine import State
+
+from .. import games, links
+from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
+from ..words import LogEntry, narrative
+from . import compose, outbox
+
+STORY_MOVES = 200
+"""The narrative of a turn email reads at most this many of the latest moves."""
+STORY_FIRST_LOOK = 24
+OWN_SOURCES = ("link", "page")
+_RECENT = (
+    sa.select(
+        col(MoveRecord.seq),
+        col(MoveRecord.seat),
+        col(MoveRecord.source),
+        col(MoveRecord.move),
+        col(MoveRecord.created_at),
+    )
+    .where(col(MoveRecord.game_id) == bindparam("game_id"))
+    .order_by(col(MoveRecord.seq).desc())
+    .limit(bindparam("limit"))
+)
+_SINCE = (
+    sa.select(col(MoveRecord.seat), col(MoveRecord.source), col(MoveRecord.events), col(MoveRecord.created_at))
+    .where(col(MoveRecord.game_id) == bindparam("game_id"), col(MoveRecord.seq) > bindparam("after"))
+    .order_by(col(MoveRecord.seq))
+)
+FRESH_LINK_LIMITS = ((timedelta(minutes=10), 1), (timedelta(days=1), 5))
+"""At most 1 fresh-link email per seat in 10 minutes and 5 in a day."""
+
+
+class Refused(Exception):
+    """A settings or fresh-link request refused; ``status`` is the HTTP status its page answers with."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class SeatGone(Refused):
+    """The settings link's seat has new links now (its nonce was rotated, or the player left)."""
+
+    status = 410
+
+
+class TooManyRequests(Refused):
+    """A fresh link was asked for too often."""
+
+    status = 429
+
+
+@dataclass(frozen=True)
+class Before:
+    """What notify needs to know of the state before a move (``Before.of(state)`` at the start of apply_move)."""
+
+    ply: int
+    turn: int
+    round: int
+    status: str
+    current: int
+    rounds_scored: int
+
+    @classmethod
+    def of(cls, state: State) -> Before:
+        """Capture ``state`` before it changes."""
+        return cls(state.ply, state.turn, state.round, state.status, state.current, len(state.round_scores))
+
+    @property
+    def decision(self) -> tuple[int, int, str, int]:
+        """Who must decide what; it changes with the seat to act, a new round or a reveal, never within a turn."""
+        return (self.turn, self.round, self.status, self.current)
+
+
+def reachable(seat: Seat) -> bool:
+    """True for a person who still plays the seat and has an email address."""
+    return bool(seat.email) and not seat.is_bot and seat.left_at is None
+
+
+def after_create(*, session: Session, game: Game, seats: Sequence[Seat], outcome: games.MoveOutcome) -> None:
+    """Invite every person with an email address, then queue what the first state calls for (a turn email)."""
+    for seat in seats:
+        queue_invitation(session=session, game=game, seats=seats, seat=seat)
+    _follow_up(session, game, seats, outcome.state, None, None)
+
+
+def after_move(
+    *,
+    session: Session,
+    outcome: games.MoveOutcome,
+    seats: Sequence[Seat],
+    before: Before,
+    deadline: datetime | None = None,
+) -> None:
+    """Queue what a stored move calls for: score sheets for each round it ended, the game-over email, or a
+    turn email when the seat to act changed; nothing within a turn or for a preference change.
+
+    The turn email names ``deadline``, by default the game's current one.
+    """
+    _follow_up(session, outcome.game, seats, outcome.state, before, deadline)
+
+
+def after_leave(
+    *, session: Session, outcome: games.MoveOutcome, seats: Sequence[Seat], seat: Seat, before: Before
+) -> None:
+    """A player left: tell the organiser, then queue what the bot's moves (if it had to act) call for."""
+    played = " The bot has already played their part of the current turn." if outcome.logged else ""
+    body = (
+        f"{seat.name} left the game from their settings page. "
+        f"The heuristic bot plays their seat from now on, and their links no longer work.{played}"
+    )
+    queue_organiser_notice(session=session, game=outcome.game, subject=f"{seat.name} left the game", body=body)
+    after_move(session=session, outcome=outcome, seats=seats, before=before)
+
+
+def _follow_up(
+    session: Session,
+    game: Game,
+    seats: Sequence[Seat],
+    state: State,
+    before: Before | None,
+    deadline: datetime | None,
+) -> None:
+    deadline = deadline if deadline is not None else game.deadline_at
+    scored = before.rounds_scored if before is not None else 0
+    for round_no in range(scored + 1, len(state.round_scores) + 1):
+        for seat in seats:
+            if reachable(seat):
+                email = compose.score_sheet(game=game, seats=seats, seat=seat, state=state, round_no=round_no)
+                _queue(session, game, seat, email, f"scores:{game.id}:{round_no}:{seat.position}")
+    if state.is_finished:
+        if before is None or before.status != state.status:
+            _queue_game_over(session, game, seats, state)
+        return
+    if before is None or before.decision != Before.of(state).decision:
+        queue_turn_email(
+            session=session,
+            game=game,
+            seats=seats,
+            seat=seats[state.current],
+            state=state,
+            deadline=deadline,
+            dedupe_key=f"turn:{game.id}:{state.ply}",
+        )
+
+
+def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> OutboxEmail | None:
+    """Invite ``seat`` (the game, the players, the options, the personal link, the seed's commitment).
+
+    The first invitation under the seat's current nonce is the root of its thread; a later one (the
+    admin page resends it) replies to that root, so no two emails share a Message-ID.
+    """
+    if not reachable(seat):
+        return None
+    root = compose.thread_root(game, seat)
+    known = session.exec(
+        select(OutboxEmail.id).where(OutboxEmail.seat_id == seat.id, OutboxEmail.message_id == root)
+    ).first()
+    state = games.load_state(game)
+    email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
+    return _queue(session, game, seat, email, None)
+
+
+def queue_turn_email(
+    *,
+    session: Session,
+    game: Game,
+    seats: Sequence[Seat],
+    seat: Seat,
+    state: State,
+    reminder: int | None = None,
+    last_reminder: bool = False,
+    waited: timedelta | None = None,
+    deadline: datetime | None = None,
+    dedupe_key: str | None = None,
+) -> OutboxEmail | None:
+    """Queue the 'your turn' email (or reminder number ``reminder``) for ``seat``, if it must act now.
+
+    None when nothing was queued: the seat is not to act, cannot be reached, has reminders
+    off (for a reminder), or ``dedupe_key`` was queued before.
+    """
+    if not reachable(seat) or state.current_player != seat.name:
+        return None
+    if reminder is not None and not seat.reminders:
+        return None
+    email = compose.turn(
+        game=game,
+        seats=seats,
+        seat=seat,
+        state=state,
+        story=story(session=session, game=game, seats=seats, seat=seat),
+        moves=_move_links(game, seat, state),
+        reminder=reminder,
+        last_reminder=last_reminder,
+        waited=waited,
+        deadline=deadline,
+    )
+    return _queue(session, game, seat, email, dedupe_key)
+
+
+def _move_links(game: Game, seat: Seat, state: State) -> list[tuple[dict[str, Any], str]]:
+    from .. import pages  # pages builds on games, which imports this module
+
+    return pages.move_links(game=game, seat=seat, state=state)
+
+
+def queue_organiser_notice(*, session: Session, game: Game, subject: str, body: str) -> OutboxEmail | None:
+    """Email the game's organiser (None when the game has none); ``body`` is plain text, paragraphs apart."""
+    if not game.organiser_email:
+        return None
+    email = compose.organiser(game=game, to=game.organiser_email, title=subject, body=body)
+    return _queue(session, game, None, email, None)
+
+
+def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> list[str]:
+    """What happened since ``seat``'s last own move, in plain words as that seat may read it."""
+    for limit in (min(STORY_FIRST_LOOK, STORY_MOVES), STORY_MOVES):  # its last move is nearly always near
+        recent = session.execute(_RECENT, {"game_id": game.id, "limit": limit}).all()
+        after, since = (recent[-1].seq - 1 if recent else 0), outbox.as_utc(game.created_at)
+        truncated = after > 0  # the seat made no move of its own in the window, which does not reach the start
+        for row in recent:
+            if row.seat == seat.position and row.source in OWN_SOURCES and row.move.get("do") != "preference":
+                after, since, truncated = row.seq, outbox.as_utc(row.created_at), False
+                break
+        if not truncated or len(recent) < limit:
+            break
+    names = {s.position: s.name for s in seats}
+    entries = [
+        LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at))
+        for r in session.execute(_SINCE, {"game_id": game.id, "after": after})
+    ]
+    notes = [
+        (outbox.as_utc(s.left_at), f"{s.name} left the game; a bot plays for them from now on.")
+        for s in seats
+        if s.left_at is not None and s.id != seat.id and outbox.as_utc(s.left_at) > since
+    ]
+    from .. import admin  # the admin page's services build on games and on this module
+
+    notices = admin.actions_since(session=session, game_id=game.id or 0, since=since)
+    notes += [(outbox.as_utc(n.at), n.text) for n in notices if n.seat in (None, seat.position)]
+    lines = narrative(entries, seat.name, notes)
+    if truncated:
+        lines.insert(0, "Earlier moves are in the log on your page.")
+    return lines
+
+
+def _queue_game_over(session: Session, game: Game, seats: Sequence[Seat], state: State) -> None:
+    moves = [r.move for r in games.move_log(session=session, game_id=game.id or 0)]
+    record = compose.record_json(state, moves)
+    for seat in seats:
+        if reachable(seat):
+            email = compose.game_over(game=game, seats=seats, seat=seat, state=state, record=record)
+            _queue(session, game, seat, email, f"over:{game.id}:{seat.position}")
+
+
+def _queue(
+    session: Session, game: Game, seat: Seat | None, email: compose.Email, dedupe_key: str | None
+) -> OutboxEmail | None:
+    return outbox.queue(
+        session=session,
+        kind=email.kind,
+        to=email.to,
+        subject=email.subject,
+        text=email.text,
+        html=email.html,
+        game_id=game.id,
+        seat_id=seat.id if seat is not None else None,
+        headers=email.headers,
+        attachments=email.attachments,
+        message_id=email.message_id,
+        dedupe_key=dedupe_key,
+    )
+
+
+def settings_seat(*, session: Session, token: str) -> tuple[Game, list[Seat], Seat]:
+    """The game and seat of a settings token; raise LinkInvalid, LinkExpired, GameNotFound or SeatGone."""
+    from .. import pages  # pages builds on games, which imports this module
+
+    link = links.read_settings(token)
+    try:
+        return pages.find_seat(session=session, link=link)
+    except games.LinkRevoked:
+        raise SeatGone(
+            "This settings link no longer works: the seat has newer links, or its player left the game."
+        ) from None
+
+
+def set_reminders(*, session: Session, token: str, on: bool) -> Seat:
+    """Turn the settings token's seat's reminders on or off."""
+    _game, _seats, seat = settings_seat(session=session, token=token)
+    seat.reminders = on
+    session.add(seat)
+    session.flush()
+    return seat
+
+
+def request_fresh_link(*, session: Session, token: str, now: datetime | None = None) -> OutboxEmail | None:
+    """Mail a seat its current personal link, to the address it has on file, for a genuine but expired token.
+
+    The token's signature is checked, not its age; a forged or revoked token raises LinkInvalid.
+    Returns None (nothing sent) for a seat without an email address; raises TooManyRequests past
+    FRESH_LINK_LIMITS, counted from the seat's fresh-link emails in the outbox.
+    """
+    now = now or utcnow()
+    link = links.read_any_age(token)
+    seat = session.exec(
+        select(Seat).where(Seat.game_id == link.game_id, Seat.position == link.seat).with_for_update()
+    ).first()
+    if seat is None or link.nonce_tag != links.nonce_tag(seat.nonce):
+        raise links.LinkInvalid
+    if not reachable(seat):
+        return None
+    for window, most in FRESH_LINK_LIMITS:
+        sent = session.exec(
+            select(func.count())
+            .select_from(OutboxEmail)
+            .where(
+                OutboxEmail.seat_id == seat.id,
+                OutboxEmail.kind == "fresh_link",
+                col(OutboxEmail.created_at) > now - window,
+            )
+        ).one()
+        if sent >= most:
+            raise TooManyRequests("A fresh link was sent to this seat a short while ago. Please try again later.")
+    game = games.get_game(session=session, game_id=link.game_id)
+    seats = games.seats_of(session=session, game_id=link.game_id)
+    row = _queue(session, game, seat, compose.fresh_link(game=game, seats=seats, seat=seat), None)
+    if row is not None:
+        row.created_at = now
+        session.add(row)
+        session.flush()
+    return row

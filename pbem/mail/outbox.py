@@ -1,0 +1,196 @@
+"""The outbox: emails are queued in the transaction of the change that causes them, and sent later."""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from flask import current_app
+from sqlalchemy import and_, func, or_, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from ..models import OutboxEmail, utcnow
+
+FORBIDDEN_IN_HEADERS = ("\r", "\n", "\0")
+
+
+class HeaderInjection(ValueError):
+    """A value meant for an email header holds CR, LF or NUL (input validation should have refused it)."""
+
+
+def check_header(value: str, what: str) -> str:
+    """``value`` unchanged, or HeaderInjection if it could break out of its header line."""
+    if any(c in value for c in FORBIDDEN_IN_HEADERS):
+        raise HeaderInjection(f"{what} may not contain line breaks or NUL")
+    return value
+
+
+def message_domain() -> str:
+    """The domain part of our Message-IDs: the configured SERVER_NAME without its port."""
+    host: str = current_app.config["SERVER_NAME"]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def new_message_id() -> str:
+    """A fresh, globally unique Message-ID (set by us: Flask-Mail's default calls getfqdn())."""
+    return f"<{secrets.token_hex(16)}@{message_domain()}>"
+
+
+def queue(
+    *,
+    session: Session,
+    kind: str,
+    to: str,
+    subject: str,
+    text: str,
+    html: str,
+    game_id: int | None = None,
+    seat_id: int | None = None,
+    headers: dict[str, str] | None = None,
+    attachments: list[dict[str, str]] | None = None,
+    message_id: str | None = None,
+    dedupe_key: str | None = None,
+    due: datetime | None = None,
+) -> OutboxEmail | None:
+    """Add one email to the outbox in the caller's transaction.
+
+    ``attachments`` are dicts with ``filename``, ``content_type`` and ``content`` (text).
+    With a ``dedupe_key`` that is already queued or sent, nothing is added and None is
+    returned, also when another transaction added it at the same moment.
+    """
+    check_header(to, "a recipient")
+    check_header(subject, "a subject")
+    for name, value in (headers or {}).items():
+        check_header(name, "a header name")
+        check_header(value, f"the {name} header")
+    row = OutboxEmail(
+        kind=kind,
+        to_addr=to,
+        subject=subject,
+        text_body=text,
+        html_body=html,
+        game_id=game_id,
+        seat_id=seat_id,
+        headers=dict(headers or {}),
+        attachments=list(attachments or []),
+        message_id=message_id or new_message_id(),
+        dedupe_key=dedupe_key,
+        next_attempt_at=due or utcnow(),
+    )
+    if dedupe_key is None:
+        session.add(row)
+        session.flush()
+        return row
+    values: dict[str, Any] = {
+        column.name: getattr(row, column.name)
+        for column in OutboxEmail.__table__.columns  # type: ignore[attr-defined]
+        if column.name != "id"
+    }
+    for column in ("status", "attempts", "created_at"):
+        if values[column] is None:
+            values[column] = {"status": "queued", "attempts": 0, "created_at": utcnow()}[column]
+    dialect = session.get_bind().dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = (
+        insert(OutboxEmail)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["dedupe_key"])
+        .returning(col(OutboxEmail.id))
+    )
+    new_id = session.execute(statement).scalar()
+    if new_id is None:
+        return None
+    return session.get(OutboxEmail, new_id)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """``moment`` as an aware UTC datetime (SQLite gives naive UTC back, PostgreSQL the session's zone)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _due(now: datetime, stale_before: datetime) -> Any:
+    queued = and_(col(OutboxEmail.status) == "queued", col(OutboxEmail.next_attempt_at) <= now)
+    abandoned = and_(col(OutboxEmail.status) == "sending", col(OutboxEmail.claimed_at) <= stale_before)
+    return or_(queued, abandoned)
+
+
+def claim_due(
+    *, session: Session, now: datetime, limit: int, claimer: str, stale_seconds: int | None = None
+) -> list[OutboxEmail]:
+    """Claim up to ``limit`` rows for ``claimer`` (status "sending") in the caller's write transaction.
+
+    Due rows are queued ones whose ``next_attempt_at`` has come, oldest first, and rows left in
+    "sending" by a sender that stopped more than ``stale_seconds`` ago (default
+    MAIL_STALE_CLAIM_SECONDS). Two senders never get the same row: on PostgreSQL the candidates
+    are locked with ``FOR UPDATE SKIP LOCKED``; on SQLite the write transaction (BEGIN IMMEDIATE)
+    serialises claims; on both the update is conditional and only what this claimer got is returned.
+    """
+    if limit < 1:
+        return []
+    now = as_utc(now)
+    stale = current_app.config["MAIL_STALE_CLAIM_SECONDS"] if stale_seconds is None else stale_seconds
+    due = _due(now, now - timedelta(seconds=stale))
+    order = (col(OutboxEmail.next_attempt_at), col(OutboxEmail.id))
+    candidates = session.exec(
+        select(OutboxEmail.id).where(due).order_by(*order).limit(limit).with_for_update(skip_locked=True)
+    ).all()
+    if not candidates:
+        return []
+    session.execute(
+        update(OutboxEmail)
+        .where(col(OutboxEmail.id).in_(candidates), due)
+        .values(status="sending", claimed_by=claimer, claimed_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    claimed = select(OutboxEmail).where(
+        col(OutboxEmail.id).in_(candidates),
+        col(OutboxEmail.status) == "sending",
+        col(OutboxEmail.claimed_by) == claimer,
+    )
+    return list(session.exec(claimed.order_by(*order).execution_options(populate_existing=True)).all())
+
+
+@dataclass(frozen=True)
+class MailboxPage:
+    """One page of the development mailbox: the emails (newest first) and where the page is."""
+
+    emails: list[OutboxEmail]
+    page: int
+    pages: int
+    total: int
+    to: str | None
+
+
+def mailbox_page(*, session: Session, to: str | None = None, page: int = 1, per_page: int = 25) -> MailboxPage:
+    """The outbox, newest first, every status; only emails to ``to`` (any case) when given."""
+    query = select(OutboxEmail)
+    counting = select(func.count()).select_from(OutboxEmail)
+    if to:
+        wanted = func.lower(col(OutboxEmail.to_addr)) == to.lower()
+        query, counting = query.where(wanted), counting.where(wanted)
+    total = int(session.exec(counting).one())
+    pages = max(1, math.ceil(total / per_page))
+    rows = session.exec(query.order_by(col(OutboxEmail.id).desc()).offset((page - 1) * per_page).limit(per_page))
+    return MailboxPage(list(rows.all()), page, pages, total, to)
+
+
+def recipients(*, session: Session, limit: int = 100) -> list[tuple[str, int]]:
+    """The addresses in the outbox with how many emails each has, most recent first."""
+    query = (
+        select(OutboxEmail.to_addr, func.count(), func.max(OutboxEmail.id))
+        .group_by(col(OutboxEmail.to_addr))
+        .order_by(func.max(OutboxEmail.id).desc())
+        .limit(limit)
+    )
+    return [(addr, int(count)) for addr, count, _last in session.exec(query).all()]
+
+
+def get_email(*, session: Session, email_id: int) -> OutboxEmail | None:
+    """One outbox row, or None (also for ids no row can have)."""
+    if not 1 <= email_id <= 2**31 - 1:
+        return None
+    return session.get(OutboxEmail, email_id)

@@ -1,0 +1,376 @@
+"""The sender: claims due outbox rows and delivers them over SMTP, or to the development mailbox."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import re
+import secrets
+import smtplib
+import socket
+import ssl
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime
+from typing import Any, cast
+
+from flask import current_app
+from flask_mail import Connection, Mail
+from sqlalchemy import CursorResult, Engine, update
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import col
+
+from .. import db
+from ..models import OutboxEmail, utcnow
+from .outbox import HeaderInjection, as_utc, check_header, claim_due, message_domain
+
+log = logging.getLogger(__name__)
+
+mail = Mail()
+"""Flask-Mail, holding the MAIL_* SMTP settings (``mail.init_app(app)`` in create_app)."""
+
+# Extra headers we set from plain ASCII values are written as they are: the default folding would turn a
+# long List-Unsubscribe URL into RFC 2047 encoded words, which mail clients do not read as a URL.
+POLICY = SMTP.clone(refold_source="none")
+LONGEST_LINE = 998
+HEADER_NAME = re.compile(r"[!-9;-~]{1,76}")
+MESSAGE_ID = re.compile(r"<[^<>@\s]+@[^<>@\s]+>")
+MIME_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
+SET_BY_SENDER = frozenset(
+    {"from", "to", "cc", "bcc", "subject", "date", "message-id", "mime-version", "sender", "return-path"}
+)
+
+
+class Undeliverable(Exception):
+    """The row cannot become a valid message: a permanent failure, the row is dead."""
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """What the sender needs of one claimed row (read inside the claim's transaction)."""
+
+    id: int
+    to: str
+    subject: str
+    text: str
+    html: str
+    headers: dict[str, str]
+    attachments: list[dict[str, str]]
+    message_id: str
+    attempts: int
+
+    @classmethod
+    def of(cls, row: OutboxEmail) -> Outgoing:
+        """The row's fields, detached from its session."""
+        return cls(
+            id=row.id or 0,
+            to=row.to_addr,
+            subject=row.subject,
+            text=row.text_body,
+            html=row.html_body,
+            headers=dict(row.headers or {}),
+            attachments=list(row.attachments or []),
+            message_id=row.message_id,
+            attempts=row.attempts,
+        )
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A message ready for SMTP: its MIME form, its bytes, and its envelope."""
+
+    message: EmailMessage
+    data: bytes
+    envelope_from: str
+    recipient: str
+
+
+@dataclass
+class SendReport:
+    """What one pass did: rows claimed, and of those sent, retried later, dead, or released unsent."""
+
+    claimed: int = 0
+    sent: int = 0
+    retried: int = 0
+    dead: int = 0
+    released: int = 0
+
+    def __str__(self) -> str:
+        text = f"claimed {self.claimed}: sent {self.sent}, retried {self.retried}, dead {self.dead}"
+        return text + (f", released {self.released}" if self.released else "")
+
+
+def retry_delay(attempts: int, *, base: int, cap: int) -> int:
+    """Seconds to wait after the ``attempts``-th failed attempt: base, 2×base, 4×base, … at most ``cap``."""
+    return int(min(cap, base * 2 ** min(max(attempts - 1, 0), 40)))
+
+
+def _one_address(message: EmailMessage, name: str, value: str) -> str:
+    """Set the address header ``name`` and return its address; Undeliverable unless it is exactly one."""
+    message[name] = value
+    header: Any = message[name]
+    addresses: Any = getattr(header, "addresses", ())
+    if len(addresses) != 1 or header.defects or not addresses[0].username or not addresses[0].domain:
+        raise Undeliverable(f"{name} {value!r} is not one email address")
+    address: str = addresses[0].addr_spec
+    if not address.isascii():
+        raise Undeliverable(f"{name} {value!r}: addresses with non-ASCII characters are not supported")
+    return address
+
+
+def _add_header(message: EmailMessage, name: str, value: str, seen: set[str]) -> None:
+    if not HEADER_NAME.fullmatch(name):
+        raise Undeliverable(f"{name!r} is not a header name")
+    lower = name.lower()
+    if lower in SET_BY_SENDER or lower.startswith("content-") or lower in seen:
+        raise Undeliverable(f"the {name} header is set by the sender, or given twice")
+    seen.add(lower)
+    if value.isascii() and len(name) + 2 + len(value) <= LONGEST_LINE:
+        message.set_raw(name, value)
+    else:
+        message[name] = value
+
+
+def _attach(message: EmailMessage, item: Any) -> None:
+    if not isinstance(item, dict) or not isinstance(item.get("content", ""), str):
+        raise Undeliverable("an attachment is not {filename, content_type, content (text)}")
+    filename = check_header(str(item.get("filename") or "attachment"), "an attachment's file name")
+    content_type = str(item.get("content_type") or "").lower()
+    if not MIME_TYPE.fullmatch(content_type) or content_type.split("/")[0] in ("multipart", "message"):
+        content_type = "application/octet-stream"
+    maintype, subtype = content_type.split("/")
+    params = {"charset": "utf-8"} if maintype == "text" else {}
+    content: str = item.get("content", "")
+    message.add_attachment(content.encode(), maintype, subtype, filename=filename, params=params)
+
+
+def build_message(email: Outgoing, *, sender: str, date: datetime) -> Prepared:
+    """The message for ``email``: multipart/alternative (text, then HTML), inside multipart/mixed when there
+    are attachments; non-ASCII subject and names as RFC 2047 UTF-8; the row's Message-ID and extra headers.
+
+    Every header value is checked again for line breaks. Raises Undeliverable if the row cannot be sent.
+    """
+    try:
+        check_header(sender, "the sender")
+        check_header(email.to, "the recipient")
+        check_header(email.subject, "the subject")
+        for name, value in email.headers.items():
+            check_header(name, "a header name")
+            check_header(value, f"the {name} header")
+        if not MESSAGE_ID.fullmatch(check_header(email.message_id, "the Message-ID")):
+            raise Undeliverable(f"{email.message_id!r} is not a Message-ID")
+        message = EmailMessage(policy=POLICY)
+        envelope_from = _one_address(message, "From", sender)
+        recipient = _one_address(message, "To", email.to)
+        message["Subject"] = email.subject
+        message["Date"] = format_datetime(as_utc(date))
+        message.set_raw("Message-ID", email.message_id)
+        seen: set[str] = set()
+        for name, value in email.headers.items():
+            _add_header(message, name, value, seen)
+        message.set_content(email.text, cte="quoted-printable")
+        message.add_alternative(email.html, subtype="html", cte="quoted-printable")
+        for item in email.attachments:
+            _attach(message, item)
+        data = message.as_bytes()
+    except Undeliverable:
+        raise
+    except HeaderInjection as exc:
+        raise Undeliverable(str(exc)) from None
+    except Exception as exc:  # the input is stored data: whatever the email library refuses, it refuses every time
+        raise Undeliverable(f"the message could not be built: {type(exc).__name__}: {exc}") from None
+    return Prepared(message, data, envelope_from, recipient)
+
+
+class _Connection(Connection):
+    """Flask-Mail's SMTP connection with a socket timeout on every operation and a fixed EHLO name
+    (smtplib would otherwise ask socket.getfqdn(), which can take seconds)."""
+
+    def __init__(self, state: Any, timeout: float, local_hostname: str) -> None:
+        super().__init__(state)
+        self.timeout = timeout
+        self.local_hostname = local_hostname
+
+    def configure_host(self) -> smtplib.SMTP:
+        settings = self.mail
+        context = ssl.create_default_context()
+        host: smtplib.SMTP
+        if settings.use_ssl:
+            host = smtplib.SMTP_SSL(
+                settings.server, settings.port, self.local_hostname, timeout=self.timeout, context=context
+            )
+        else:
+            host = smtplib.SMTP(settings.server, settings.port, self.local_hostname, timeout=self.timeout)
+        try:
+            host.ehlo_or_helo_if_needed()
+            if settings.use_tls:
+                host.starttls(context=context)
+                host.ehlo()
+            if settings.username and settings.password:
+                host.login(settings.username, settings.password)
+        except BaseException:
+            host.close()
+            raise
+        return host
+
+
+def _ehlo_name() -> str:
+    name = message_domain()
+    try:
+        ip = ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return name
+    return f"[{ip}]" if ip.version == 4 else f"[IPv6:{ip}]"
+
+
+def _reply(code: int, text: bytes | str) -> str:
+    words = text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+    return f"{code} {words}".strip()
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:1000]
+
+
+class _Batch:
+    """One claimed batch: delivers it and records each row's result in its own small transaction."""
+
+    def __init__(self, engine: Engine, claimer: str, now: datetime | None, report: SendReport) -> None:
+        cfg = current_app.config
+        self.engine = engine
+        self.claimer = claimer
+        self.now = now
+        self.report = report
+        self.sender: str = cfg["MAIL_DEFAULT_SENDER"]
+        self.max_attempts: int = cfg["MAIL_MAX_ATTEMPTS"]
+        self.base: int = cfg["MAIL_RETRY_BASE_SECONDS"]
+        self.cap: int = cfg["MAIL_RETRY_MAX_SECONDS"]
+        # Past half the stale time, start nothing new: another sender may take the claim over at the full time.
+        self.deadline = time.monotonic() + cfg["MAIL_STALE_CLAIM_SECONDS"] / 2
+
+    def _stamp(self) -> datetime:
+        return self.now if self.now is not None else utcnow()
+
+    def _record(self, email: Outgoing, **values: Any) -> None:
+        with db.write_session(self.engine) as session:
+            result = session.execute(
+                update(OutboxEmail)
+                .where(
+                    col(OutboxEmail.id) == email.id,
+                    col(OutboxEmail.status) == "sending",
+                    col(OutboxEmail.claimed_by) == self.claimer,
+                )
+                .values(**values)
+            )
+        if cast(CursorResult[Any], result).rowcount != 1:
+            log.warning("outbox %s: the claim was lost before its result (%s) was recorded", email.id, values)
+
+    def sent(self, email: Outgoing) -> None:
+        self._record(email, status="sent", sent_at=self._stamp(), attempts=email.attempts + 1, last_error=None)
+        self.report.sent += 1
+
+    def failed(self, email: Outgoing, error: str, *, permanent: bool) -> None:
+        attempts = email.attempts + 1
+        if permanent or attempts >= self.max_attempts:
+            self._record(email, status="dead", attempts=attempts, last_error=error)
+            self.report.dead += 1
+            log.warning("outbox %s is dead after %s attempt(s): %s", email.id, attempts, error)
+            return
+        due = self._stamp() + timedelta(seconds=retry_delay(attempts, base=self.base, cap=self.cap))
+        self._record(email, status="queued", attempts=attempts, next_attempt_at=due, last_error=error)
+        self.report.retried += 1
+
+    def release(self, email: Outgoing) -> None:
+        self._record(email, status="queued")
+        self.report.released += 1
+
+    def prepare(self, batch: list[Outgoing]) -> list[tuple[Outgoing, Prepared]]:
+        ready = []
+        for email in batch:
+            try:
+                ready.append((email, build_message(email, sender=self.sender, date=self._stamp())))
+            except Undeliverable as exc:
+                self.failed(email, str(exc), permanent=True)
+        return ready
+
+    def to_mailbox(self, batch: list[Outgoing]) -> None:
+        for email, _prepared in self.prepare(batch):
+            self.sent(email)
+
+    def over_smtp(self, batch: list[Outgoing]) -> None:
+        ready = self.prepare(batch)
+        if not ready:
+            return
+        state = current_app.extensions["mail"]
+        connection = _Connection(state, current_app.config["MAIL_TIMEOUT"], _ehlo_name())
+        try:
+            host = connection.configure_host()
+        except Exception as exc:  # refused, timed out, TLS or login failed: nothing was sent, all is retried
+            error = f"connecting to {state.server}:{state.port}: {_describe(exc)}"
+            for email, _prepared in ready:
+                self.failed(email, error, permanent=False)
+            return
+        try:
+            self._send_all(host, ready)
+        finally:
+            try:
+                host.quit()
+            except OSError:  # after DATA was accepted, a failing QUIT changes nothing
+                host.close()
+
+    def _send_all(self, host: smtplib.SMTP, ready: list[tuple[Outgoing, Prepared]]) -> None:
+        for index, (email, prepared) in enumerate(ready):
+            if time.monotonic() > self.deadline:
+                for rest, _prepared in ready[index:]:
+                    self.release(rest)
+                return
+            try:
+                host.sendmail(prepared.envelope_from, [prepared.recipient], prepared.data)
+            except smtplib.SMTPRecipientsRefused as exc:
+                code, text = next(iter(exc.recipients.values()), (0, b"recipient refused"))
+                self.failed(email, _reply(code, text), permanent=500 <= code < 600)
+            except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+                self.failed(email, _reply(exc.smtp_code, exc.smtp_error), permanent=500 <= exc.smtp_code < 600)
+            except Exception as exc:  # the connection is gone (reset, timeout, disconnect): retry the rest later
+                if not isinstance(exc, OSError):
+                    log.exception("outbox %s: unexpected error while sending", email.id)
+                error = f"connection lost: {_describe(exc)}"
+                for rest, _prepared in ready[index:]:
+                    self.failed(rest, error, permanent=False)
+                return
+            else:
+                try:
+                    self.sent(email)
+                except SQLAlchemyError:  # delivered, but not recorded: the rest of the batch still goes out
+                    log.exception("outbox %s was delivered but could not be marked sent", email.id)
+
+
+def _claimer_id() -> str:
+    return f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(6)}"
+
+
+def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit: int | None = None) -> SendReport:
+    """Send what is due: claim a batch (at most ``limit``, default MAIL_BATCH) in one short transaction, deliver
+    it outside any transaction (one SMTP connection per batch, or the mailbox), then record each result.
+
+    Needs an app context; safe to call from any thread and from several processes at once. ``now`` (UTC)
+    replaces the clock for the claim and the recorded times.
+    """
+    cfg = current_app.config
+    engine = engine or db.get_engine()
+    claimer = _claimer_id()
+    with db.write_session(engine) as session:
+        rows = claim_due(session=session, now=now or utcnow(), limit=limit or cfg["MAIL_BATCH"], claimer=claimer)
+        batch = [Outgoing.of(row) for row in rows]
+    report = SendReport(claimed=len(batch))
+    if batch:
+        delivery = _Batch(engine, claimer, now, report)
+        if cfg["MAIL_BACKEND"] == "smtp":
+            delivery.over_smtp(batch)
+        else:
+            delivery.to_mailbox(batch)
+    return report

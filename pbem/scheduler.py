@@ -1,0 +1,166 @@
+"""The scheduler: APScheduler jobs that send queued mail, send reminders and apply deadlines.
+
+One ``BackgroundScheduler`` (UTC, in-memory job store) with three interval jobs registered from
+code at start: the outbox sender every SCHEDULER_SEND_SECONDS, the deadline and reminder sweeps every
+SCHEDULER_SWEEP_SECONDS. Nothing is pickled and nothing is remembered here: the database says what
+is due, and each job claims its rows, so a second scheduler process does no harm. A run that starts
+late still runs (no misfire grace limit), late runs are coalesced into one, and a job never overlaps
+itself. ``pbem scheduler`` runs it as its own process; ``pbem serve`` (``make run``) inside the
+development server when SCHEDULER_IN_WEB is true. ``create_app`` never starts one.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from types import FrameType
+
+import click
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.jobstores.memory import MemoryJobStore
+from apscheduler.schedulers.background import BackgroundScheduler
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from werkzeug.serving import run_simple
+
+from . import sweeps
+from .mail import sender
+from .models import utcnow
+
+log = logging.getLogger(__name__)
+EXTENSION = "pbem_scheduler"
+JOB_DEFAULTS = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
+
+
+def send_mail_job(app: Flask) -> None:
+    """Send the queued emails that are due (one pass of the outbox sender)."""
+    with app.app_context():
+        report = sender.send_due()
+        if report.claimed:
+            log.info("outbox: %s", report)
+
+
+def deadline_job(app: Flask) -> None:
+    """Apply the timeout policy of every game whose deadline passed."""
+    with app.app_context():
+        applied = sweeps.deadline_sweep(now=utcnow())
+        if applied:
+            log.info("deadlines: %d applied", applied)
+
+
+def reminder_job(app: Flask) -> None:
+    """Queue the reminders that are due."""
+    with app.app_context():
+        queued = sweeps.reminder_sweep(now=utcnow())
+        if queued:
+            log.info("reminders: %d queued", queued)
+
+
+JOBS: tuple[tuple[str, Callable[[Flask], None], str], ...] = (
+    ("send-mail", send_mail_job, "SCHEDULER_SEND_SECONDS"),
+    ("deadlines", deadline_job, "SCHEDULER_SWEEP_SECONDS"),
+    ("reminders", reminder_job, "SCHEDULER_SWEEP_SECONDS"),
+)
+
+
+def build(app: Flask) -> BackgroundScheduler:
+    """A scheduler with the three jobs (not started); each job's first run is at start."""
+    scheduler = BackgroundScheduler(
+        timezone="UTC",
+        jobstores={"default": MemoryJobStore()},
+        executors={"default": ThreadPoolExecutor(len(JOBS))},
+        job_defaults=JOB_DEFAULTS,
+    )
+    first = datetime.now(UTC)
+    for job_id, function, interval in JOBS:
+        scheduler.add_job(
+            function,
+            "interval",
+            seconds=app.config[interval],
+            args=[app],
+            id=job_id,
+            name=job_id,
+            next_run_time=first,
+            replace_existing=True,
+        )
+    return scheduler
+
+
+def start(app: Flask) -> BackgroundScheduler:
+    """Start the app's scheduler, once: a second call returns the running one."""
+    running: BackgroundScheduler | None = app.extensions.get(EXTENSION)
+    if running is not None:
+        return running
+    scheduler = build(app)
+    scheduler.start()
+    app.extensions[EXTENSION] = scheduler
+    log.info("scheduler started: %s", ", ".join(job.id for job in scheduler.get_jobs()))
+    return scheduler
+
+
+def stop(app: Flask) -> None:
+    """Stop the app's scheduler (if it runs), letting running jobs finish."""
+    scheduler: BackgroundScheduler | None = app.extensions.pop(EXTENSION, None)
+    if scheduler is not None:
+        scheduler.shutdown(wait=True)
+        log.info("scheduler stopped")
+
+
+def _log_to_terminal() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Our jobs log what they did; APScheduler's "running job … executed" lines every few seconds drown it.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+@click.command("scheduler")
+@with_appcontext
+def scheduler_command() -> None:
+    """Run the scheduler in this process until SIGTERM or Ctrl-C (production: one such process, or two)."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    _log_to_terminal()
+    done = threading.Event()
+
+    def _stop(_signum: int, _frame: FrameType | None) -> None:
+        done.set()
+
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    start(app)
+    send, sweep = app.config["SCHEDULER_SEND_SECONDS"], app.config["SCHEDULER_SWEEP_SECONDS"]
+    click.echo(f"scheduler running: mail every {send} s, sweeps every {sweep} s; stop with Ctrl-C", err=True)
+    try:
+        while not done.wait(1):
+            pass
+    finally:
+        stop(app)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    click.echo("scheduler stopped", err=True)
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=5000, show_default=True, type=int)
+@with_appcontext
+def serve_command(host: str, port: int) -> None:
+    """Serve the app with the development server, with the scheduler inside when SCHEDULER_IN_WEB is true."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    inside = bool(app.config["SCHEDULER_IN_WEB"])
+    _log_to_terminal()
+    if inside:
+        start(app)
+    else:
+        click.echo("SCHEDULER_IN_WEB is false: run `pbem scheduler` for mail, reminders and deadlines")
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # like Ctrl-C: the server returns, the scheduler stops
+    try:
+        run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if inside:
+            stop(app)
+
+
+def _interrupt(_signum: int, _frame: FrameType | None) -> None:
+    raise KeyboardInterrupt

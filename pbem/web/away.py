@@ -1,0 +1,115 @@
+"""Time away and quiet hours from the player's page: CSRF-protected POSTs that go back to the page."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, flash, redirect, request, url_for
+
+from .. import db, games, links, pages, sweeps, timing
+from ..models import utcnow
+from .errors import error_page
+from .play import link_error
+
+bp = Blueprint("away", __name__)
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+LINK_ERRORS = (links.LinkInvalid, links.LinkExpired, games.ServiceError)
+
+
+def _link(token: str) -> tuple[links.Link, str]:
+    """The verified link and the seat's personal token (raises one of LINK_ERRORS)."""
+    link, _game, _seats, seat = pages.resolve(session=db.get_session(), token=token)
+    personal = links.personal_token(link.game_id, link.seat, seat.nonce)
+    db.get_session().close()
+    return link, personal
+
+
+def _back(personal: str) -> Any:
+    return redirect(url_for("play.page", token=personal, _anchor="away"), code=303)
+
+
+@bp.post("/play/<token>/away")
+def set_away(token: str) -> Any:
+    """Mark the seat away until the date in the form (``until``, YYYY-MM-DD, in the player's time zone)."""
+    try:
+        link, personal = _link(token)
+    except LINK_ERRORS as exc:
+        return link_error(exc)
+    until = _date(request.form.get("until", ""))
+    if until is None:
+        return error_page(400, "Choose the date you are back, like 2026-03-12.", "That date is not valid")
+    try:
+        with db.write_session() as session:
+            sweeps.set_absence(
+                session=session,
+                game_id=link.game_id,
+                seat=link.seat,
+                until=until,
+                now=utcnow(),
+                nonce_tag=link.nonce_tag,
+            )
+    except games.ServiceError as exc:
+        return error_page(exc.status, exc.message, "Time away not set")
+    flash(f"You are away until {timing.long_date(until)}: no reminders until then, and your deadlines wait.", "done")
+    return _back(personal)
+
+
+@bp.post("/play/<token>/back")
+def back(token: str) -> Any:
+    """End the seat's time away now."""
+    try:
+        link, personal = _link(token)
+    except LINK_ERRORS as exc:
+        return link_error(exc)
+    try:
+        with db.write_session() as session:
+            sweeps.end_absence(
+                session=session, game_id=link.game_id, seat=link.seat, now=utcnow(), nonce_tag=link.nonce_tag
+            )
+    except games.ServiceError as exc:
+        return error_page(exc.status, exc.message, "Time away not changed")
+    flash("Welcome back: you are no longer marked as away.", "done")
+    return _back(personal)
+
+
+@bp.post("/play/<token>/quiet")
+def quiet(token: str) -> Any:
+    """Set the seat's quiet hours (``start`` and ``end``, HH:MM), or go back to the default (``default``)."""
+    try:
+        link, personal = _link(token)
+    except LINK_ERRORS as exc:
+        return link_error(exc)
+    form = request.form
+    start: str | None = None
+    end: str | None = None
+    if "default" not in form:
+        start, end = form.get("start", ""), form.get("end", "")
+    try:
+        with db.write_session() as session:
+            seat = sweeps.set_quiet_hours(
+                session=session,
+                game_id=link.game_id,
+                seat=link.seat,
+                start=start,
+                end=end,
+                now=utcnow(),
+                nonce_tag=link.nonce_tag,
+            )
+            chosen = f"{seat.quiet_start}-{seat.quiet_end}" if seat.quiet_start else None
+    except games.ServiceError as exc:
+        return error_page(exc.status, exc.message, "Quiet hours not changed")
+    flash(f"Quiet hours: {chosen or 'the default'}.", "done")
+    return _back(personal)
+
+
+def _date(text: str) -> date | None:
+    if not DATE.fullmatch(text):
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        return None

@@ -1,0 +1,102 @@
+"""A seat's settings page (reminders on or off, leaving the game) and fresh links for expired ones.
+
+A GET only shows a page. Every change is a CSRF-protected POST, except RFC 8058 one-click
+unsubscribe (a POST whose body is ``List-Unsubscribe=One-Click``, sent by mail clients without
+a form): the signed settings token authenticates it, and all it can do is turn reminders off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from .. import csrf, db, games, links
+from ..mail import notify
+from .errors import error_page
+
+bp = Blueprint("settings", __name__)
+ACTIONS = ("reminders-on", "reminders-off", "leave")
+FRESH_LINK_RETRY_SECONDS = 600
+
+
+def expired_page(token: str) -> tuple[str, int, list[tuple[str, str]]]:
+    """The page for a genuine but expired link, with a button that emails the seat a fresh one."""
+    return render_template("settings/expired.html", token=token), 410, []
+
+
+def _refused(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
+    if isinstance(exc, links.LinkExpired):
+        return error_page(
+            410, "This settings link has expired. Use the one in your latest email.", "This link has expired"
+        )
+    if isinstance(exc, games.ServiceError | notify.Refused):
+        return error_page(exc.status, exc.message)
+    return error_page(
+        400, "This link is not valid. Check that it was copied whole, or use the one in your latest email."
+    )
+
+
+REFUSALS = (links.LinkInvalid, links.LinkExpired, games.ServiceError, notify.Refused)
+
+
+@bp.get("/settings/<token>")
+def page(token: str) -> Any:
+    """The seat's notification settings and "leave the game" (``?confirm=leave`` asks to confirm)."""
+    try:
+        game, _seats, seat = notify.settings_seat(session=db.get_session(), token=token)
+    except REFUSALS as exc:
+        return _refused(exc)
+    return render_template(
+        "settings/page.html",
+        game=game,
+        seat=seat,
+        token=token,
+        finished=games.load_state(game).is_finished,
+        confirm=request.args.get("confirm") == "leave",
+        personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
+    )
+
+
+@bp.post("/settings/<token>")
+def change(token: str) -> Any:
+    """Turn reminders on or off, or leave the game (CSRF-protected form); or RFC 8058 one-click unsubscribe."""
+    one_click = request.form.get("List-Unsubscribe") == "One-Click"
+    if not one_click:
+        csrf.protect()
+    action = "reminders-off" if one_click else request.form.get("action", "")
+    if action not in ACTIONS:
+        return error_page(400, "The form did not name a setting to change.")
+    try:
+        with db.write_session() as session:
+            if action == "leave":
+                game, _seats, seat = notify.settings_seat(session=session, token=token)
+                games.leave_seat(session=session, game_id=game.id or 0, seat=seat.position)
+                name, game_name = seat.name, game.name
+            else:
+                notify.set_reminders(session=session, token=token, on=action == "reminders-on")
+    except REFUSALS as exc:
+        return _refused(exc)
+    if action == "leave":
+        return render_template("settings/left.html", name=name, game_name=game_name)
+    if one_click:
+        return render_template("settings/unsubscribed.html")
+    flash("Reminders are on." if action == "reminders-on" else "Reminders are off.", "done")
+    return redirect(url_for("settings.page", token=token), code=303)
+
+
+csrf.exempt(change)  # checked in the view itself: every POST but the one-click unsubscribe needs the token
+
+
+@bp.post("/fresh-link")
+def fresh_link() -> Any:
+    """Email a fresh personal link to the address the seat of an expired (but genuine) link has on file."""
+    token = request.form.get("token", "")
+    try:
+        with db.write_session() as session:
+            notify.request_fresh_link(session=session, token=token)
+    except notify.TooManyRequests as exc:
+        return error_page(429, exc.message, headers=[("Retry-After", str(FRESH_LINK_RETRY_SECONDS))])
+    except (links.LinkInvalid, links.LinkExpired):
+        return error_page(400, "This link is not valid, or it was replaced by a newer one: no fresh link was sent.")
+    return render_template("settings/fresh_sent.html")
