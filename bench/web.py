@@ -6,7 +6,8 @@ people seats; gunicorn on 127.0.0.1; then
 
 1. the load: every simulated player plays its own games through the pages (GET the page of the seat that
    must act, parse the CSRF token and a legal move form, POST it, follow nothing else) for a fixed time;
-   a *move* is one confirmed POST, timed from send to the 303;
+   a *move* is one confirmed POST, timed from send to the 303; the players are threads spread over a few
+   processes, each request a new connection (gunicorn's sync workers close them);
 2. the cost of a move against the length of the game's log: one client, no concurrency, POSTs on games
    at ply ~5 and on games pre-advanced by bots to ply ~500.
 
@@ -18,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import html
-import http.client
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -242,41 +243,56 @@ class Seating:
 
 
 class Browser:
-    """A minimal HTTP/1.1 client with one cookie jar: http.client costs the load far less CPU than requests,
-    and the load shares the machine's two cores with the server. gunicorn's sync workers close every
-    connection; http.client reconnects by itself. Cookie attributes are ignored (the production cookie is
-    Secure, the server here is plain HTTP on 127.0.0.1)."""
+    """A minimal HTTP/1.1 client with one cookie jar, on plain sockets.
 
-    COOKIE = re.compile(r"^([^=;\s]+)=([^;]*)")
+    The load shares the machine's two cores with the server, so its cost matters: http.client parses
+    every response's headers with the email package, and requests costs more still. gunicorn's sync
+    workers close every connection, so a request is: connect, send, read to the end, split the head.
+    Cookie attributes are ignored (the production cookie is Secure, the server here is plain HTTP on
+    127.0.0.1).
+    """
 
     def __init__(self, base: str) -> None:
         host, _, port = base.removeprefix("http://").partition(":")
-        self.conn = http.client.HTTPConnection(host, int(port), timeout=TIMEOUT)
+        self.address = (host, int(port))
+        self.host = f"Host: {host}:{port}\r\nConnection: close\r\n"
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str]:
         """Send one request; (status, body) with the cookies it set kept."""
-        headers = {"Host": self.conn.host + f":{self.conn.port}"}
+        head = f"{method} {path} HTTP/1.1\r\n{self.host}"
         if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        body = None
+            head += "Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()) + "\r\n"
+        body = b""
         if form is not None:
-            body = urllib.parse.urlencode(form)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            self.conn.request(method, path, body=body, headers=headers)
-            response = self.conn.getresponse()
-            text = response.read().decode()
-        except (http.client.HTTPException, OSError):
-            self.conn.close()
-            raise
-        for header in response.headers.get_all("Set-Cookie") or []:
-            match = self.COOKIE.match(header)
-            if match:
-                self.cookies[match.group(1)] = match.group(2)
-        if response.will_close:
-            self.conn.close()
-        return response.status, text
+            body = urllib.parse.urlencode(form).encode()
+            head += f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+        with socket.create_connection(self.address, timeout=TIMEOUT) as sock:
+            sock.sendall(head.encode() + b"\r\n" + body)
+            chunks = []
+            while data := sock.recv(1 << 16):
+                chunks.append(data)
+        raw = b"".join(chunks)
+        top, _, payload = raw.partition(b"\r\n\r\n")
+        lines = top.decode("latin-1").split("\r\n")
+        parts = lines[0].split(" ", 2)
+        if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
+            raise OSError(f"not an HTTP response: {lines[0][:80]!r}")
+        length = None
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name = name.lower()
+            if name == "set-cookie":
+                cookie, _, _ = value.strip().partition(";")
+                key, _, val = cookie.partition("=")
+                self.cookies[key] = val
+            elif name == "content-length":
+                length = int(value)
+            elif name == "transfer-encoding":
+                raise OSError("chunked responses are not expected from these pages")
+        if length is not None and len(payload) != length:
+            raise OSError(f"short response: {len(payload)} of {length} bytes")
+        return int(parts[1]), payload.decode()
 
 
 class Player:
@@ -301,7 +317,17 @@ class Player:
         return text
 
     def step(self) -> float | None:
-        """Make one move in the current game (GETs as needed, one POST); the POST latency, or None."""
+        """Make one move in the current game (GETs as needed, one POST); the POST latency, or None.
+
+        A connection error is counted as an error, not raised: the player goes on with its next step.
+        """
+        try:
+            return self._step()
+        except OSError as exc:
+            self.stats.errors.append(f"{type(exc).__name__}: {exc}")
+            return None
+
+    def _step(self) -> float | None:
         for _ in range(4):
             if not self.todo:
                 return None
@@ -332,33 +358,66 @@ class Player:
         return None
 
 
-def run_load(base: str, players: list[Player], seconds: float) -> tuple[Stats, float]:
-    """All players at once for ``seconds`` (after a short unmeasured warm-up); merged stats, elapsed."""
-    barrier = threading.Barrier(len(players) + 1)
-    stop = threading.Event()
+def run_load(base: str, players: list[Player], seconds: float, processes: int) -> tuple[Stats, float, float]:
+    """All players at once for ``seconds`` (after a short unmeasured warm-up): merged stats, elapsed, client CPU.
+
+    The players run as threads in ``processes`` forked processes, so that one interpreter lock does not
+    queue sixteen players' page parsing behind each other (which would show as server latency).
+    Each player's ``applied`` count comes back from its process.
+    """
+    ctx = multiprocessing.get_context("fork")
+    groups = [players[i::processes] for i in range(processes) if players[i::processes]]
+    barrier = ctx.Barrier(len(groups) + 1)
+    stop = ctx.Event()
+    results = ctx.SimpleQueue()
+    procs = [ctx.Process(target=_load_process, args=(i, g, barrier, stop, results)) for i, g in enumerate(groups)]
+    for proc in procs:
+        proc.start()
+    try:
+        barrier.wait(TIMEOUT)
+        t0 = time.perf_counter()
+        time.sleep(seconds)
+        stop.set()
+        total, cpu = Stats(), 0.0
+        for _ in groups:
+            index, stats, applied, used = results.get()
+            total.merge(stats)
+            cpu += used
+            for player, count in zip(groups[index], applied, strict=True):
+                player.applied = count
+        elapsed = time.perf_counter() - t0
+    finally:
+        for proc in procs:
+            proc.join(TIMEOUT)
+            if proc.is_alive():
+                proc.kill()
+    return total, elapsed, cpu
+
+
+def _load_process(index: int, players: list[Player], barrier: Any, stop: Any, results: Any) -> None:
+    """One load process: its players as threads; sends back (index, stats, applied counts, CPU seconds)."""
+    local = threading.Barrier(len(players) + 1)
 
     def loop(player: Player) -> None:
         for _ in range(2):
             player.step()
         player.stats = Stats()
-        barrier.wait()
+        local.wait()
         while not stop.is_set() and player.todo:
             player.step()
 
     threads = [threading.Thread(target=loop, args=(p,), daemon=True) for p in players]
     for t in threads:
         t.start()
-    barrier.wait()
-    t0 = time.perf_counter()
-    time.sleep(seconds)
-    stop.set()
+    local.wait()
+    barrier.wait(TIMEOUT)
+    cpu0 = time.process_time()
     for t in threads:
-        t.join(TIMEOUT)
-    elapsed = time.perf_counter() - t0
+        t.join()
     total = Stats()
     for p in players:
         total.merge(p.stats)
-    return total, elapsed
+    results.put((index, total, [p.applied for p in players], time.process_time() - cpu0))
 
 
 # ---------------------------------------------------------------------------------------------- server
@@ -391,7 +450,8 @@ def gunicorn(
     log = open(workdir / f"gunicorn-{port}.log", "wb")  # noqa: SIM115 (closed below)
     command = [
         str(GUNICORN),
-        *("-w", str(args.workers), "-b", f"127.0.0.1:{port}", "--no-control-socket"),
+        *("-c", str(ROOT / "config" / "gunicorn.conf.py"), "-w", str(args.workers), "-b", f"127.0.0.1:{port}"),
+        "--no-control-socket",
         *shlex.split(args.gunicorn_args),
         args.app,
     ]
@@ -509,9 +569,9 @@ def run_database(label: str, url: str, args: argparse.Namespace, workdir: Path) 
                 for i in range(args.players)
             ]
             print(f"[{label}] {args.players} players for {args.seconds:.0f} s on {base}", flush=True)
-            cpu0, client0, machine0 = cpu_seconds(proc.pid), time.process_time(), machine_busy()
-            report.load, report.elapsed = run_load(base, players, args.seconds)
-            report.server_cpu, report.client_cpu = cpu_seconds(proc.pid) - cpu0, time.process_time() - client0
+            cpu0, machine0 = cpu_seconds(proc.pid), machine_busy()
+            report.load, report.elapsed, report.client_cpu = run_load(base, players, args.seconds, args.load_processes)
+            report.server_cpu = cpu_seconds(proc.pid) - cpu0
             report.machine_cpu = machine_busy() - machine0
             report.posted = sum(p.applied for p in players)
             print(f"[{label}] one client: ply ~{args.early_ply} against ply ~{args.late_ply}", flush=True)
@@ -636,6 +696,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=16)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--load-processes", type=int, default=4, help="processes the players' threads are spread over")
     p.add_argument("--finished", type=int, default=10_000, help="finished games seeded first")
     p.add_argument("--games-per-player", type=int, default=3)
     p.add_argument("--early-ply", type=int, default=5)

@@ -1049,17 +1049,20 @@ PRIVATE_NOTICES = ("change_email",)
 """Actions only the seat they were done to hears about; the table hears about every other one."""
 
 
+_NOTICES = (
+    select(AdminAction)
+    .where(
+        col(AdminAction.game_id) == sa.bindparam("game_id"),
+        col(AdminAction.created_at) > sa.bindparam("since"),
+        col(AdminAction.notice).is_not(None),
+    )
+    .order_by(col(AdminAction.created_at), col(AdminAction.id))
+)
+
+
 def actions_since(*, session: Session, game_id: int, since: datetime) -> list[AdminNotice]:
     """The organiser's actions on a game after ``since`` that concern its players, in plain words, oldest first."""
-    rows = session.exec(
-        select(AdminAction)
-        .where(
-            AdminAction.game_id == game_id,
-            col(AdminAction.created_at) > _now(since),
-            col(AdminAction.notice).is_not(None),
-        )
-        .order_by(col(AdminAction.created_at), col(AdminAction.id))
-    )
+    rows = session.exec(_NOTICES, params={"game_id": game_id, "since": _now(since)})
     return [
         AdminNotice(_now(r.created_at), r.action, r.seat if r.action in PRIVATE_NOTICES else None, r.notice or "")
         for r in rows

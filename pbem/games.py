@@ -37,6 +37,7 @@ _GAME_FOR_UPDATE = _GAME.with_for_update()
 _SEATS = select(Seat).where(col(Seat.game_id) == bindparam("game_id")).order_by(col(Seat.position))
 _LAST_SEQ = select(func.max(MoveRecord.seq)).where(col(MoveRecord.game_id) == bindparam("game_id"))
 _LOG_COLUMNS = ("game_id", "seq", "seat", "move", "events", "source", "created_at")
+_INSERT_MOVES = insert(MoveRecord.__table__)  # type: ignore[attr-defined]
 _EVENTS = (
     select(MoveRecord.events)
     .where(col(MoveRecord.game_id) == bindparam("game_id"))
@@ -350,7 +351,7 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
     session.flush()
     if outcome.logged:
         rows = [{c: getattr(r, c) for c in _LOG_COLUMNS} for r in outcome.logged]
-        session.connection().execute(insert(MoveRecord.__table__), rows)  # type: ignore[attr-defined]
+        session.connection().execute(_INSERT_MOVES, rows)
     values = {
         "state": engine.to_json(state),
         "status": state.status,
@@ -359,12 +360,26 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         "updated_at": utcnow(),
         **sweeps.timing_fields(session=session, game=game, state=state, seats=outcome.seats, now=utcnow()),
     }
-    table = Game.__table__  # type: ignore[attr-defined]
-    statement = update(table).where(table.c.id == game.id, table.c.version == expected_version).values(**values)
-    if session.connection().execute(statement).rowcount != 1:
+    params = {"b_id": game.id, "b_version": expected_version, **{f"v_{k}": v for k, v in values.items()}}
+    if session.connection().execute(_update_game(tuple(values)), params).rowcount != 1:
         raise AlreadyPlayed
     for key, value in values.items():
         set_committed_value(game, key, value)  # stored already: not dirty, so no second UPDATE at commit
+
+
+_UPDATES: dict[tuple[str, ...], Any] = {}
+
+
+def _update_game(keys: tuple[str, ...]) -> Any:
+    """UPDATE game SET <keys> WHERE id = :b_id AND version = :b_version, built once per set of columns."""
+    if keys not in _UPDATES:
+        table = Game.__table__  # type: ignore[attr-defined]
+        _UPDATES[keys] = (
+            update(table)
+            .where(table.c.id == bindparam("b_id"), table.c.version == bindparam("b_version"))
+            .values({k: bindparam(f"v_{k}", type_=table.c[k].type) for k in keys})
+        )
+    return _UPDATES[keys]
 
 
 def move_log(*, session: Session, game_id: int, limit: int | None = None) -> list[MoveRecord]:

@@ -67,44 +67,47 @@ def queue(
     for name, value in (headers or {}).items():
         check_header(name, "a header name")
         check_header(value, f"the {name} header")
-    row = OutboxEmail(
-        kind=kind,
-        to_addr=to,
-        subject=subject,
-        text_body=text,
-        html_body=html,
-        game_id=game_id,
-        seat_id=seat_id,
-        headers=dict(headers or {}),
-        attachments=list(attachments or []),
-        message_id=message_id or new_message_id(),
-        dedupe_key=dedupe_key,
-        next_attempt_at=due or utcnow(),
-    )
+    now = utcnow()
+    values: dict[str, Any] = {
+        "kind": kind,
+        "to_addr": to,
+        "subject": subject,
+        "text_body": text,
+        "html_body": html,
+        "game_id": game_id,
+        "seat_id": seat_id,
+        "headers": dict(headers or {}),
+        "attachments": list(attachments or []),
+        "message_id": message_id or new_message_id(),
+        "dedupe_key": dedupe_key,
+        "status": "queued",
+        "attempts": 0,
+        "next_attempt_at": due or now,
+        "created_at": now,
+    }
     if dedupe_key is None:
+        row = OutboxEmail(**values)
         session.add(row)
         session.flush()
         return row
-    values: dict[str, Any] = {
-        column.name: getattr(row, column.name)
-        for column in OutboxEmail.__table__.columns  # type: ignore[attr-defined]
-        if column.name != "id"
-    }
-    for column in ("status", "attempts", "created_at"):
-        if values[column] is None:
-            values[column] = {"status": "queued", "attempts": 0, "created_at": utcnow()}[column]
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = (
-        insert(OutboxEmail)
-        .values(**values)
-        .on_conflict_do_nothing(index_elements=["dedupe_key"])
-        .returning(col(OutboxEmail.id))
-    )
-    new_id = session.execute(statement).scalar()
+    new_id = session.execute(_insert_once(session.get_bind().dialect.name), values).scalar()
     if new_id is None:
         return None
-    return session.get(OutboxEmail, new_id)
+    return OutboxEmail(id=new_id, **values)  # as stored; not attached to the session
+
+
+_INSERT_ONCE: dict[str, Any] = {}
+
+
+def _insert_once(dialect: str) -> Any:
+    """INSERT … ON CONFLICT (dedupe_key) DO NOTHING RETURNING id, built once per dialect."""
+    if dialect not in _INSERT_ONCE:
+        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+        table = OutboxEmail.__table__  # type: ignore[attr-defined]
+        _INSERT_ONCE[dialect] = (
+            insert(table).on_conflict_do_nothing(index_elements=["dedupe_key"]).returning(table.c.id)
+        )
+    return _INSERT_ONCE[dialect]
 
 
 def as_utc(moment: datetime) -> datetime:
