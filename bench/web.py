@@ -171,16 +171,16 @@ def _seat_row(gid: int, position: int, name: str) -> dict[str, Any]:
     }
 
 
-def _move_rows(gid: int, played: Played, now: Any, first_seq: int = 1) -> list[dict[str, Any]]:
+def _move_rows(gid: int, played: Played, now: Any, source: str = "bot") -> list[dict[str, Any]]:
     index = {name: i for i, name in enumerate(played.names)}
     return [
         {
             "game_id": gid,
-            "seq": first_seq + i,
+            "seq": 1 + i,
             "seat": index[move["player"]],
             "move": move,
             "events": events,
-            "source": "bot",
+            "source": source,
             "created_at": now,
         }
         for i, (move, events) in enumerate(played.log)
@@ -198,7 +198,10 @@ def create_active(app: Flask, name: str, seed: int, plies: int = 0) -> int:
         played = play_bots(list(NAMES), seed, plies)
         eng = app.extensions["pbem_engine"]
         with eng.begin() as conn:
-            conn.execute(insert(MoveRecord.__table__), _move_rows(gid, played, utcnow()))  # type: ignore[attr-defined]
+            # The seats are people's: their earlier moves are logged as made on their pages, so that a turn
+            # email tells what happened since the player's own last move, as it would in a real game.
+            rows = _move_rows(gid, played, utcnow(), source="page")
+            conn.execute(insert(MoveRecord.__table__), rows)  # type: ignore[attr-defined]
             row = _game_row(played, None, utcnow(), name)
             row["version"] = version + len(played.log)
             conn.execute(update(Game.__table__).where(Game.__table__.c.id == gid).values(**row))  # type: ignore[attr-defined]
@@ -702,7 +705,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--early-ply", type=int, default=5)
     p.add_argument("--late-ply", type=int, default=500)
     p.add_argument("--length-games", type=int, default=6, help="games at each ply for the log-length test")
-    p.add_argument("--length-moves", type=int, default=60, help="POSTs on each side of the log-length test")
+    p.add_argument("--length-moves", type=int, default=200, help="POSTs on each side of the log-length test")
     p.add_argument("--skip-postgres", action="store_true")
     p.add_argument("--app", default="pbem:create_app()", help="the WSGI app for gunicorn (for what-if runs)")
     p.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '-k gthread --threads 2'")
