@@ -27,6 +27,12 @@ def sign(app: Flask, payload: Any, salt: str = links.PERSONAL, key: str | None =
     return URLSafeTimedSerializer(key or app.config["SECRET_KEY"], salt=salt).dumps(payload)
 
 
+def tamper(token: str) -> str:
+    """The token with one character of its signature changed: the second-to-last, all of whose bits count
+    (the last character of a base64 signature carries padding bits that decoding may ignore)."""
+    return token[:-2] + ("A" if token[-2] != "A" else "B") + token[-1]
+
+
 @contextmanager
 def signed_at(when: float) -> Iterator[None]:
     """Inside the block, itsdangerous timestamps new signatures at ``when`` (a Unix time).
