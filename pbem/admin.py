@@ -727,8 +727,12 @@ def _now(now: datetime | None) -> datetime:
     return timing.utc(now) or utcnow()
 
 
-def _invite(session: Session, game: Game, seats: list[Seat], seat: Seat) -> None:
-    """A fresh invitation for the seat's (new) address and, if the seat must act now, its turn email."""
+def _welcome(session: Session, game: Game, seats: list[Seat], seat: Seat) -> None:
+    """Store the seat's new address or person, give them a wait of their own if they must act (reminders and
+    deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline)."""
+    session.add(seat)
+    session.flush()
+    _restart_wait(session, game, seat)
     notify.queue_invitation(session=session, game=game, seats=seats, seat=seat)
     state = games.load_state(game)
     if game.paused_at is None and state.current_player == seat.name:
@@ -784,10 +788,7 @@ def change_email(*, session: Session, game_id: int, seat: int, email: str, actor
     old = target.email
     target.email = new
     _rotate(target)
-    session.add(target)
-    session.flush()
-    _invite(session, game, seats, target)
-    _restart_wait(session, game, target)
+    _welcome(session, game, seats, target)
     _log(
         session,
         game,
@@ -826,10 +827,7 @@ def hand_seat(
         old = f"{target.email}" if not target.is_bot else f"the {target.kind} bot"
         target.kind, target.email, target.language, target.timezone = "human", new, language, zone
         target.left_at, target.reminders = None, True
-        session.add(target)
-        session.flush()
-        _invite(session, game, seats, target)
-        _restart_wait(session, game, target)
+        _welcome(session, game, seats, target)
         _log(
             session,
             game,

@@ -60,7 +60,8 @@ def queue(
 
     ``attachments`` are dicts with ``filename``, ``content_type`` and ``content`` (text).
     With a ``dedupe_key`` that is already queued or sent, nothing is added and None is
-    returned, also when another transaction added it at the same moment.
+    returned, also when another transaction added it at the same moment; otherwise the row as stored (with a
+    ``dedupe_key``, a copy not attached to the session).
     """
     check_header(to, "a recipient")
     check_header(subject, "a subject")

@@ -13,6 +13,7 @@ from sqlmodel import col, select
 
 from pbem import admin, db, games, sweeps, timing
 from pbem.db import make_engine
+from pbem.mail.compose import local_time
 from pbem.models import Game, MoveRecord, Seat
 from tests.apps import form_fields
 
@@ -399,6 +400,8 @@ def test_a_new_player_at_the_seat_that_must_act_gets_a_wait_of_their_own(app: Fl
         )
     game = game_row(app, table.game_id)
     assert utc(game.waiting_since) == T0 + 71 * H and utc(game.deadline_at) == T0 + 143 * H
+    [turn] = [row for row in outbox_to(app, "new@example.com") if row.kind == "turn"]
+    assert f"Please move before {local_time(T0 + 143 * H, 'UTC')}." in " ".join(turn.text_body.split())
     with app.app_context():
         assert sweeps.deadline_sweep(now=T0 + 72 * H + timedelta(minutes=1)) == 0, "not the old player's deadline"
     assert timeout_moves(app, table.game_id) == []
