@@ -31,7 +31,7 @@ lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-demo: $(STAMP)  ## play a game of bots in the terminal and print the score sheets
+demo: $(STAMP)  ## play a game of bots in the terminal and print its milestones and result
 	$(BIN)/python -m engine demo
 
 bench: $(STAMP)  ## engine speed: random legal games on one core

@@ -46,8 +46,8 @@ from common import postgres_schema
 from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
-import engine
-from engine.bots import BOTS
+from engine import call_to_glory as glory
+from engine.call_to_glory.bots import BOTS
 from pbem import create_app, db, games, links
 from pbem.models import Game, MoveRecord, Seat, utcnow
 
@@ -70,19 +70,19 @@ class Played:
 
     seed: int
     names: list[str]
-    state: engine.State
+    state: glory.State
     log: list[tuple[dict[str, Any], list[dict[str, Any]]]]
 
 
 def play_bots(names: list[str], seed: int, plies: int | None = None) -> Played:
     """Let heuristic bots play a new game from ``seed`` to the end, or for ``plies`` decisions."""
-    state = engine.new_game(names, engine.Options(), seed=seed)
+    state = glory.new_game(names, glory.Options(), seed=seed)
     bot = BOTS["heuristic"]()
     log: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     while not state.is_finished and (plies is None or len(log) < plies):
         events: list[dict[str, Any]] = []
         move = bot.choose(state)
-        engine.apply(state, move, events)
+        glory.apply(state, move, events)
         log.append((move.to_json(), events))
     return Played(seed, names, state, log)
 
@@ -144,9 +144,9 @@ def _game_row(played: Played, gid: int | None, now: Any, name: str) -> dict[str,
     row = {
         "name": name,
         "status": played.state.status,
-        "options": engine.Options().to_json(),
+        "options": glory.Options().to_json(),
         "seed": played.seed,
-        "state": engine.to_json(played.state),
+        "state": glory.to_json(played.state),
         "version": 1 + len(played.log),
         "current_seat": None if played.state.is_finished else played.state.current,
         "created_at": now,

@@ -1,50 +1,52 @@
-"""Call to Glory: the complete rules as a pure, replayable library (no I/O, no clock, no globals).
+"""Pure game rules, one package per game, behind one protocol (``engine.protocol``).
 
-Typical use::
+``GAMES`` maps each game's key to its protocol object::
 
-    state = new_game(["ann", "bob", "cy"], Options(ninja_power=True), seed=7)
-    moves = legal_moves(state)          # for state.current_player
-    apply(state, moves[0])              # in place; IllegalMove names the rule
-    view = player_view(state, "bob")    # the only thing a player is shown
+    game = GAMES["call-to-glory"]
+    state = game.new_game(["ann", "bob", "cy"], {"ninja_power": True}, seed=7)
+    for player, decision in game.waiting_for(state).items():
+        move = game.legal_moves(state, player)[0]
+        game.apply(state, move)          # in place; IllegalMove names the rule
+    view = game.player_view(state, "bob")
+
+No module here does I/O, reads the clock or uses global randomness: randomness comes from the seed.
 """
 
-from .bots import HeuristicBot, RandomBot
-from .cards import PILES, PREFERENCES, TYPES, VALUES
-from .codec import from_json, to_json
-from .errors import FormatError, IllegalMove
-from .moves import Move
-from .record import RECORD_FORMAT, Record, RecordError, parse_record, record_of, replay
-from .rules import apply, can_apply, legal_moves, verify
-from .state import Options, State, new_game
-from .view import mask_event, player_view, round_details, state_summary
+from .call_to_glory import GAME as CALL_TO_GLORY
+from .errors import FormatError, IllegalMove, OptionsError, RecordError
+from .protocol import Bot, Decision, Event, Game, LogEntry, Milestone, Move, OptionField, Result
+
+GAMES: dict[str, Game] = {CALL_TO_GLORY.key: CALL_TO_GLORY}
+"""Every game by its key."""
+
+
+def register(game: Game) -> None:
+    """Add a game to ``GAMES`` (a key may be registered once)."""
+    if game.key in GAMES and GAMES[game.key] is not game:
+        raise ValueError(f"a game with the key {game.key!r} is registered already")
+    GAMES[game.key] = game
+
+
+def game_of_format(record_format: object) -> Game | None:
+    """The game whose records have this ``format`` (``"call-to-glory/1"``), or None."""
+    return next((g for g in GAMES.values() if g.record_format == record_format), None)
+
 
 __all__ = [
-    "PILES",
-    "PREFERENCES",
-    "RECORD_FORMAT",
-    "TYPES",
-    "VALUES",
+    "GAMES",
+    "Bot",
+    "Decision",
+    "Event",
     "FormatError",
-    "HeuristicBot",
+    "Game",
     "IllegalMove",
+    "LogEntry",
+    "Milestone",
     "Move",
-    "Options",
-    "RandomBot",
-    "Record",
+    "OptionField",
+    "OptionsError",
     "RecordError",
-    "State",
-    "apply",
-    "can_apply",
-    "from_json",
-    "legal_moves",
-    "mask_event",
-    "new_game",
-    "parse_record",
-    "player_view",
-    "record_of",
-    "replay",
-    "round_details",
-    "state_summary",
-    "to_json",
-    "verify",
+    "Result",
+    "game_of_format",
+    "register",
 ]

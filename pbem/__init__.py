@@ -10,9 +10,10 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
 
-import engine
+from engine import call_to_glory as glory
+from engine.call_to_glory import words
 
-from . import config, db, words
+from . import config, db
 from .config import ROOT
 from .web import html
 
@@ -30,7 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     config.load(app, test_config)
     app.jinja_env.globals["article"] = words.a
-    app.jinja_env.globals["values"] = dict(zip(engine.TYPES, engine.VALUES, strict=True))
+    app.jinja_env.globals["values"] = dict(zip(glory.TYPES, glory.VALUES, strict=True))
     app.jinja_env.globals["card_html"] = html.card
     app.jinja_env.globals["move_form_html"] = html.move_form
     # Static paths without url_for: error pages must render even when the request's URL could not be bound.

@@ -23,15 +23,15 @@ from sqlalchemy import and_, func, or_, update
 from sqlmodel import Session, col, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
-import engine
-from engine import Move, Options, State
-from engine.bots import BOTS, HeuristicBot
-from engine.cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES
+from engine import call_to_glory as glory
+from engine.call_to_glory import Move, Options, State
+from engine.call_to_glory.bots import BOTS, HeuristicBot
+from engine.call_to_glory.cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES
+from engine.call_to_glory.words import describe_event, describe_move
 
 from . import games, sweeps, timing
 from .mail import notify
 from .models import AdminAction, AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
-from .words import describe_event, describe_move
 
 USERNAME = re.compile(r"[A-Za-z0-9._@-]{1,64}")
 MIN_PASSWORD = 10
@@ -288,7 +288,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
         if row.kind != "human":
             bots += 1
             name = name or f"Bot {bots}"
-        name = _checked(errors, f"{key}-name", games.check_text, name, f"seat {i + 1}'s name", engine.state.MAX_NAME)
+        name = _checked(errors, f"{key}-name", games.check_text, name, f"seat {i + 1}'s name", glory.state.MAX_NAME)
         who = name or f"seat {i + 1}"
         if row.kind != "human":
             if name:
@@ -638,8 +638,8 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
         game=game,
         seats=seats,
         state=state,
-        summary=engine.state_summary(state),
-        rounds=engine.round_details(state),
+        summary=glory.state_summary(state),
+        rounds=glory.round_details(state),
         log=log,
         emails=emails,
         current=current,
@@ -703,7 +703,7 @@ def _bot_choice(state: State) -> Move:
 
 
 def _bot_for(seat: Seat, state: State) -> Move:
-    bot: engine.bots.Bot = BOTS[seat.kind](state.ply) if seat.kind == "random" else BOTS[seat.kind]()
+    bot: glory.bots.Bot = BOTS[seat.kind](state.ply) if seat.kind == "random" else BOTS[seat.kind]()
     return bot.choose(state)
 
 
@@ -997,9 +997,9 @@ def game_record(*, session: Session, game_id: int) -> dict[str, Any]:
     """The game's record (``call-to-glory/1``): players, options, seed and every move, replayable by the engine."""
     game = games.get_game(session=session, game_id=game_id)
     seats = games.seats_of(session=session, game_id=game_id)
-    start = engine.new_game([s.name for s in seats], Options.from_json(game.options), seed=game.seed)
+    start = glory.new_game([s.name for s in seats], Options.from_json(game.options), seed=game.seed)
     moves = [Move.from_json(r.move) for r in games.move_log(session=session, game_id=game_id)]
-    return engine.record_of(start, moves).to_json()
+    return glory.record_of(start, moves).to_json()
 
 
 def export_record(*, session: Session, game_id: int, actor: Actor) -> Export:
@@ -1022,7 +1022,7 @@ def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:
             if ok
             else f"replayed {moves} moves: the stored state DIFFERS from the replay"
         )
-    except (engine.IllegalMove, engine.FormatError) as exc:
+    except (glory.IllegalMove, glory.FormatError) as exc:
         ok = False
         result = f"the move log does not replay: {getattr(exc, 'message', str(exc))}"
     _log(session, game, actor, "verify", f"verified the game: {result}")

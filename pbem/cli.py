@@ -7,7 +7,7 @@ from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 from sqlmodel import col, select
 
-import engine
+from engine import call_to_glory as glory
 
 from . import db, games, links, scheduler
 from .models import Game
@@ -70,7 +70,7 @@ def create_game(
         if spec.kind != "human":
             bots += 1
             spec.name = f"Bot {bots}"
-    options = engine.Options(rounds=rounds, imperial_tasks=imperial_tasks, ninja_power=ninja_power)
+    options = glory.Options(rounds=rounds, imperial_tasks=imperial_tasks, ninja_power=ninja_power)
     try:
         with db.write_session() as session:
             game = games.create_game(

@@ -18,9 +18,9 @@ from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-import engine
-from engine import IllegalMove, Move, Options, State
-from engine.bots import BOTS
+from engine import call_to_glory as glory
+from engine.call_to_glory import IllegalMove, Move, Options, State
+from engine.call_to_glory.bots import BOTS
 
 from . import links, sweeps, timing
 from .mail import notify
@@ -113,7 +113,7 @@ def check_text(value: Any, what: str, longest: int) -> str:
 
 def check_seat(spec: SeatSpec) -> SeatSpec:
     """Validate one seat's fields, with a message naming the field."""
-    name = check_text(spec.name, "a player's name", engine.state.MAX_NAME)
+    name = check_text(spec.name, "a player's name", glory.state.MAX_NAME)
     if spec.kind not in KINDS:
         raise ServiceError(f"a seat is one of {', '.join(KINDS)}, not {spec.kind!r}")
     email = check_email(spec.email, f"{name}'s email") if spec.email else None
@@ -163,10 +163,10 @@ def create_game(
         )
     seed = secrets.randbits(63) if seed is None else seed
     try:
-        state = engine.new_game([s.name for s in specs], options, seed=seed)
-    except engine.FormatError as exc:
+        state = glory.new_game([s.name for s in specs], options, seed=seed)
+    except glory.FormatError as exc:
         raise ServiceError(str(exc)) from None
-    game = Game(name=name, options=options.to_json(), seed=seed, state=engine.to_json(state), status=state.status)
+    game = Game(name=name, options=options.to_json(), seed=seed, state=glory.to_json(state), status=state.status)
     game.organiser_email = organiser
     game.policy = (policy or timing.Policy()).to_json()
     session.add(game)
@@ -209,7 +209,7 @@ def seats_of(*, session: Session, game_id: int) -> list[Seat]:
 
 def load_state(game: Game) -> State:
     """The engine state of a game's snapshot."""
-    return engine.from_json(game.state)
+    return glory.from_json(game.state)
 
 
 def lock_seat(*, session: Session, game_id: int, seat: int, nonce_tag: str | None = None) -> tuple[Game, list[Seat]]:
@@ -260,7 +260,7 @@ def apply_move(
         raise AlreadyPlayed
     try:
         parsed = Move.from_json({**move, "player": seats[seat].name})
-    except engine.FormatError as exc:
+    except glory.FormatError as exc:
         raise ServiceError(str(exc)) from None
     if parsed.do != "preference" and state.is_finished:
         raise AlreadyPlayed
@@ -321,7 +321,7 @@ def _next_seq(session: Session, game_id: int) -> int:
 
 def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Move, source: str, seq: int) -> None:
     events: list[dict[str, Any]] = []
-    engine.apply(outcome.state, move, events)
+    glory.apply(outcome.state, move, events)
     record = MoveRecord(
         game_id=seat.game_id,
         seq=seq,
@@ -353,7 +353,7 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         rows = [{c: getattr(r, c) for c in _LOG_COLUMNS} for r in outcome.logged]
         session.connection().execute(_INSERT_MOVES, rows)
     values = {
-        "state": engine.to_json(state),
+        "state": glory.to_json(state),
         "status": state.status,
         "current_seat": None if state.is_finished else state.current,
         "version": expected_version + 1,
@@ -407,13 +407,13 @@ def replay_game(*, session: Session, game_id: int) -> State:
     """Replay the game's log from its seed and options: the state its snapshot must equal."""
     game = get_game(session=session, game_id=game_id)
     seats = seats_of(session=session, game_id=game_id)
-    state = engine.new_game([s.name for s in seats], Options.from_json(game.options), seed=game.seed)
+    state = glory.new_game([s.name for s in seats], Options.from_json(game.options), seed=game.seed)
     for record in move_log(session=session, game_id=game_id):
-        engine.apply(state, Move.from_json(record.move))
+        glory.apply(state, Move.from_json(record.move))
     return state
 
 
 def verify_game(*, session: Session, game_id: int) -> bool:
     """True if replaying the log gives exactly the stored snapshot."""
     game = get_game(session=session, game_id=game_id)
-    return engine.to_json(replay_game(session=session, game_id=game_id)) == game.state
+    return glory.to_json(replay_game(session=session, game_id=game_id)) == game.state

@@ -7,12 +7,12 @@ from typing import Any
 
 from sqlmodel import Session
 
-import engine
-from engine import Move, State
+from engine import call_to_glory as glory
+from engine.call_to_glory import Move, State
+from engine.call_to_glory.words import describe_event
 
 from . import games, links, timing
 from .models import Game, Seat, utcnow
-from .words import describe_event
 
 LOG_LINES = 40
 
@@ -79,7 +79,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
     link, game, seats, seat = resolve(session=session, token=token)
     state = games.load_state(game)
     events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
-    view = engine.player_view(state, seat.name, log=events)
+    view = glory.player_view(state, seat.name, log=events)
     page = SeatPage(
         game=game,
         seats=seats,
@@ -88,7 +88,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         view=view,
         choices=None if game.paused_at is not None else choices_for(state, view, seat.name),
         log=[describe_event(e, seat.name) for e in reversed(view["log"])],
-        rounds=engine.round_details(state),
+        rounds=glory.round_details(state),
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         timing=timing.page_info(game=game, seats=seats, me=seat, now=utcnow()),
     )
@@ -100,8 +100,8 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
 
 def _legal(state: State, player: str, move: dict[str, Any]) -> bool:
     try:
-        return engine.can_apply(state, Move.from_json({**move, "player": player}))
-    except engine.FormatError:
+        return glory.can_apply(state, Move.from_json({**move, "player": player}))
+    except glory.FormatError:
         return False
 
 
@@ -110,7 +110,7 @@ def choices_for(state: State, view: dict[str, Any], player: str) -> Choices | No
     if state.current_player != player:
         return None
     choices = Choices(decision=state.ply)
-    for move in engine.legal_moves(state):
+    for move in glory.legal_moves(state):
         if move.do == "draw":
             pile = move.pile or ""
             top = None
@@ -134,7 +134,7 @@ def move_links(*, game: Game, seat: Seat, state: State) -> list[tuple[dict[str, 
     if state.current_player != seat.name:
         return []
     out = []
-    for move in engine.legal_moves(state):
+    for move in glory.legal_moves(state):
         body = {k: v for k, v in move.to_json().items() if k != "player"}
         out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, state.ply, body)))
     return out

@@ -19,9 +19,9 @@ from flask import current_app, has_app_context
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
-from engine import State
-from engine.bots import BOTS
-from engine.state import FINISHED
+from engine.call_to_glory import State
+from engine.call_to_glory.bots import BOTS
+from engine.call_to_glory.state import FINISHED
 
 from . import db, games, timing
 from .mail import notify

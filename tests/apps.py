@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, sync_playwright
 from sqlalchemy import Engine, create_engine, event, text
 from werkzeug.serving import BaseWSGIServer, make_server
 
-import engine
+from engine import call_to_glory as glory
 from pbem import create_app, db, games, links
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
@@ -112,7 +112,7 @@ class Table:
             ply = self.state().ply if decision is None else decision
             return links.move_token(self.game_id, position, seat.nonce, ply, move)
 
-    def state(self) -> engine.State:
+    def state(self) -> glory.State:
         """The stored snapshot as an engine state."""
         with self.app.app_context():
             return games.load_state(games.get_game(session=db.get_session(), game_id=self.game_id))

@@ -28,12 +28,14 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(ENGINE.rglob("*.py")), ids=lambda p: str(p.relative_to(ENGINE)))
 def test_engine_imports_no_framework(path: Path) -> None:
     assert not _imports(path) & FORBIDDEN
 
 
-@pytest.mark.parametrize("path", sorted(p for p in ENGINE.glob("*.py") if p.name not in EDGE), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted(p for p in ENGINE.rglob("*.py") if p.name not in EDGE), ids=lambda p: str(p.relative_to(ENGINE))
+)
 def test_engine_core_has_no_io_clock_or_global_random(path: Path) -> None:
     assert not _imports(path) & IMPURE
     tree = ast.parse(path.read_text())

@@ -1,6 +1,6 @@
 """What each email says: subjects, the plain-text and HTML parts (templates/email/<kind>.*), and mail headers.
 
-Everything a player is shown comes from ``engine.player_view`` (R11); the only hand in
+Everything a player is shown comes from ``glory.player_view`` (R11); the only hand in
 an email is the recipient's own. Every email to a seat threads under one root
 Message-ID per game and seat and carries RFC 8058 one-click unsubscribe headers.
 """
@@ -20,11 +20,11 @@ from zoneinfo import ZoneInfo
 from flask import current_app
 from jinja2 import Environment
 
-import engine
-from engine import State
-from engine.cards import TASK_BONUS
+from engine import call_to_glory as glory
+from engine.call_to_glory import State, words
+from engine.call_to_glory.cards import TASK_BONUS
 
-from .. import links, words
+from .. import links
 from ..models import Game, Seat
 from . import outbox
 
@@ -47,7 +47,7 @@ AT_DEADLINE = {
 }
 """What the game's timeout policy (pbem.timing) does at a deadline, in words."""
 MAX_ADDRESS = 254
-VALUES = dict(zip(engine.TYPES, engine.VALUES, strict=True))
+VALUES = dict(zip(glory.TYPES, glory.VALUES, strict=True))
 VARIANT_WORDS = {"imperial_tasks": "Imperial Tasks (V1)", "ninja_power": "the Power of the Ninja (V2)"}
 
 
@@ -183,7 +183,7 @@ def _base(game: Game, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
 
 
 def _options(game: Game) -> dict[str, Any]:
-    options = engine.Options.from_json(game.options)
+    options = glory.Options.from_json(game.options)
     variants = [text for key, text in VARIANT_WORDS.items() if getattr(options, key)]
     return {"rounds": options.resolved_rounds(), "variants": variants}
 
@@ -227,7 +227,7 @@ def _move_label(move: dict[str, Any], view: dict[str, Any], me: str) -> str:
 
 def board(state: State, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
     """What the recipient may see of the board, from their player view: hand, tables, piles, scores."""
-    view = engine.player_view(state, seat.name)
+    view = glory.player_view(state, seat.name)
     me = seat.name
     return {
         "view": view,
@@ -294,7 +294,7 @@ def turn(
 
 def score_sheet(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, round_no: int) -> Email:
     """A round's score sheet: per player the types with values, task bonuses, round score, totals, ranking."""
-    details = engine.round_details(state)[round_no - 1]
+    details = glory.round_details(state)[round_no - 1]
     context = _base(game, seats, seat) | {
         "round": details,
         "rounds": state.rounds,
@@ -316,13 +316,13 @@ def _ranking(order: Sequence[str], totals: dict[str, int]) -> list[dict[str, Any
 
 def record_json(state: State, moves: Sequence[dict[str, Any]]) -> str:
     """The game record (GAME_RECORD.md) of a game started as ``state`` was, with the logged moves."""
-    record = engine.record_of(state, [engine.Move.from_json(m) for m in moves])
+    record = glory.record_of(state, [glory.Move.from_json(m) for m in moves])
     return json.dumps(record.to_json(), indent=1, ensure_ascii=False) + "\n"
 
 
 def game_over(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, record: str) -> Email:
     """The final ranking, every round's scores, the winners, the seed, and the game record attached."""
-    view = engine.player_view(state, seat.name)
+    view = glory.player_view(state, seat.name)
     totals = view["totals"]
     order = sorted(state.players, key=lambda name: -totals[name])
     context = _base(game, seats, seat) | {

@@ -19,11 +19,11 @@ import sqlalchemy as sa
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
-from engine import State
+from engine.call_to_glory import State
+from engine.call_to_glory.words import LogEntry, narrative
 
 from .. import games, links
 from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
-from ..words import LogEntry, narrative
 from . import compose, outbox
 
 STORY_MOVES = 200

@@ -12,9 +12,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-import engine
+from engine import call_to_glory as glory
 
-VALUES = dict(zip(engine.TYPES, engine.VALUES, strict=True))
+VALUES = dict(zip(glory.TYPES, glory.VALUES, strict=True))
 
 
 def card(type: str, count: int | None = None, small: bool = False) -> Markup:

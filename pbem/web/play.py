@@ -8,8 +8,9 @@ from typing import Any
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers.response import Response as BaseResponse
 
+from engine.call_to_glory.words import describe_move
+
 from .. import db, games, links, pages
-from ..words import describe_move
 from .errors import error_page
 from .settings import expired_page
 

@@ -23,7 +23,7 @@ from flask import Flask
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from werkzeug.serving import make_server
 
-import engine
+from engine import call_to_glory as glory
 from pbem import create_app, db, games
 from pbem.models import AdminUser
 from tests.apps import free_port
@@ -188,7 +188,7 @@ def play_a_turn(win: Window) -> None:
     expect(page.locator(".turn")).to_contain_text("Waiting for bob")
 
 
-def stored_state(app: Flask, game_id: int) -> engine.State:
+def stored_state(app: Flask, game_id: int) -> glory.State:
     with app.app_context():
         return games.load_state(games.get_game(session=db.get_session(), game_id=game_id))
 
@@ -256,7 +256,7 @@ def test_an_organiser_runs_a_game(window: Window, site: Site, tmp_path: Path) ->
         [sys.executable, "-m", "engine", "replay", str(record)], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert json.loads(replay.stdout) == engine.state_summary(stored_state(site.app, game_id))
+    assert json.loads(replay.stdout) == glory.state_summary(stored_state(site.app, game_id))
     window.assert_clean()
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import update
 from sqlmodel import col
 from werkzeug.test import TestResponse
 
-import engine
+from engine import call_to_glory as glory
 from pbem import admin, db, games
 from pbem.models import AdminAction, Game, OutboxEmail
 from tests.apps import Table
@@ -274,7 +274,7 @@ def test_export_downloads_a_record_the_engine_replays(
         [sys.executable, "-m", "engine", "replay", str(path)], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert json.loads(replay.stdout) == engine.state_summary(adm_table.state())
+    assert json.loads(replay.stdout) == glory.state_summary(adm_table.state())
     assert actions_of(app, adm_table.game_id)[-1].action == "export"
 
 
@@ -288,7 +288,7 @@ def test_the_game_page_shows_every_hand_the_log_and_the_emails(
 ) -> None:
     act(admin_client, adm_table, "bot", decision=str(adm_table.state().ply), confirm="yes")
     page = game_page(admin_client, adm_table)
-    state = engine.state_summary(adm_table.state())
+    state = glory.state_summary(adm_table.state())
     for name in ("ann", "bob", "Bot 1"):
         block = page.split(f'data-player="{name}"', 1)[1].split("</div>", 1)[0]
         for card_type in state["hands"][name]:

@@ -12,7 +12,7 @@ from flask import Flask
 from sqlalchemy import text, update
 from sqlmodel import col
 
-import engine
+from engine import call_to_glory as glory
 from pbem import admin, db, games
 from pbem.models import AdminUser, Game, OutboxEmail
 from tests.apps import Table
@@ -47,7 +47,7 @@ def set_game(app: Flask, game_id: int, **values: Any) -> None:
 def human_move(app: Flask, table: Table, seat: int, source: str = "page") -> games.MoveOutcome:
     """The first legal move of ``seat``, as a player's page would post it."""
     state = table.state()
-    move = {k: v for k, v in engine.legal_moves(state)[0].to_json().items() if k != "player"}
+    move = {k: v for k, v in glory.legal_moves(state)[0].to_json().items() if k != "player"}
     return run(app, games.apply_move, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source=source)
 
 
@@ -293,7 +293,7 @@ def test_the_game_view_shows_everything(app: Flask, adm_table: Table, organiser:
     human_move(app, adm_table, 0)
     view = read(app, admin.game_view, game_id=adm_table.game_id)
     state = adm_table.state()
-    assert view.summary["hands"] == engine.state_summary(state)["hands"], "every hand"
+    assert view.summary["hands"] == glory.state_summary(state)["hands"], "every hand"
     assert set(view.summary["hands"]) == {"ann", "bob", "Bot 1"}
     assert view.current is not None and view.current.name == "ann"
     assert view.bot_move is not None and view.running and not view.paused
@@ -533,9 +533,9 @@ def test_the_export_replays_to_the_stored_state(app: Flask, adm_table: Table, or
     export = run(app, admin.export_record, game_id=adm_table.game_id, actor=organiser)
     assert export.filename == f"call-to-glory-{adm_table.game_id}-admin-game.json"
     record = json.loads(export.text)
-    assert record["format"] == engine.RECORD_FORMAT and record["players"] == ["ann", "bob", "Bot 1"]
-    _, replayed = engine.replay(record)
-    assert engine.state_summary(replayed) == engine.state_summary(adm_table.state())
+    assert record["format"] == glory.RECORD_FORMAT and record["players"] == ["ann", "bob", "Bot 1"]
+    _, replayed = glory.replay(record)
+    assert glory.state_summary(replayed) == glory.state_summary(adm_table.state())
     assert actions_of(app, adm_table.game_id)[-1].action == "export"
 
 
@@ -543,7 +543,7 @@ def test_verify_finds_a_tampered_snapshot(app: Flask, adm_table: Table, organise
     human_move(app, adm_table, 0)
     ok, words = run(app, admin.verify, game_id=adm_table.game_id, actor=organiser)
     assert ok and words == "Replayed 1 moves: the stored state matches."
-    state = engine.to_json(adm_table.state())
+    state = glory.to_json(adm_table.state())
     state["preferences"]["bob"] = "pile2"
     set_game(app, adm_table.game_id, state=state)
     ok, words = run(app, admin.verify, game_id=adm_table.game_id, actor=organiser)
@@ -580,7 +580,7 @@ def test_actions_since_tells_players_in_plain_words(app: Flask, adm_table: Table
 
 def test_task_table_text_round_trips() -> None:
     assert admin.parse_task_table(admin.task_table_text()) == {
-        deck: list(cards) for deck, cards in engine.cards.DEFAULT_TASK_TABLE.items()
+        deck: list(cards) for deck, cards in glory.cards.DEFAULT_TASK_TABLE.items()
     }
 
 

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 import engine
-from engine import HeuristicBot, Move, Options, RandomBot
+from engine import call_to_glory as glory
+from engine.call_to_glory import HeuristicBot, Move, Options, RandomBot
 from engine.cli import main
 from tests.conftest import deck
 
@@ -54,15 +55,15 @@ def expected_keys(v1: bool, v2: bool) -> list[str]:
 
 def game_record(n: int, v1: bool, v2: bool, seed: int, limit: int | None = None) -> tuple[dict[str, Any], Any]:
     """A bot game (to the end, or ``limit`` moves) as a decoded record, with its final state."""
-    state = engine.new_game(["ann", "bob", "cy", "dee"][:n], Options(imperial_tasks=v1, ninja_power=v2), seed=seed)
+    state = glory.new_game(["ann", "bob", "cy", "dee"][:n], Options(imperial_tasks=v1, ninja_power=v2), seed=seed)
     bots = [HeuristicBot() if p == 0 else RandomBot(seed + p) for p in range(n)]
     made: list[Move] = [Move.set_preference("bob", "larger")]
-    engine.apply(state, made[0])
+    glory.apply(state, made[0])
     while not state.is_finished and (limit is None or len(made) < limit):
         m = bots[state.current].choose(state)
-        engine.apply(state, m)
+        glory.apply(state, m)
         made.append(m)
-    return engine.record_of(state, made).to_json(), state
+    return glory.record_of(state, made).to_json(), state
 
 
 def write(tmp_path: Path, content: str | bytes, name: str = "record.json") -> Path:
@@ -100,7 +101,7 @@ def test_replay_prints_the_state(tmp_path: Path, n: int, v1: bool, v2: bool) -> 
     assert b"Traceback" not in proc.stderr
     out = json.loads(proc.stdout.decode("utf-8"))
     assert list(out) == expected_keys(v1, v2)
-    assert out == engine.state_summary(state)
+    assert out == glory.state_summary(state)
     assert out["status"] == "finished"
     assert out["current_player"] is None and out["step"] is None and out["draws_left"] is None
     assert out["winners"] and set(out["winners"]) <= set(out["totals"])
@@ -119,7 +120,7 @@ def test_replay_of_a_game_in_progress(tmp_path: Path) -> None:
     assert all(type(x) is int for x in out["draw_piles"])
     assert all(isinstance(c, str) for pile in out["discard_piles"] for c in pile)
     assert (out["step"], out["draws_left"]) in {("draw", 2), ("draw", 1), ("act", None)}
-    assert out == engine.state_summary(state)
+    assert out == glory.state_summary(state)
 
 
 def test_replay_of_an_empty_game(tmp_path: Path) -> None:
@@ -151,11 +152,11 @@ def test_replay_view(tmp_path: Path, viewer: str) -> None:
     # The state's keys in the state's order, with hand_sizes right after hands (as engine/view.py intends).
     keys = expected_keys(True, True)
     assert list(out) == [*keys[: keys.index("hands") + 1], "hand_sizes", *keys[keys.index("hands") + 1 :]]
-    summary = engine.state_summary(state)
+    summary = glory.state_summary(state)
     assert out["hands"] == {viewer: summary["hands"][viewer]}
     assert out["hand_sizes"] == {p: sum(h.values()) for p, h in summary["hands"].items() if p != viewer}
     assert out["tasks"] == {viewer: summary["tasks"][viewer]}
-    assert out == engine.player_view(state, viewer)
+    assert out == glory.player_view(state, viewer)
 
 
 def test_replay_in_process(tmp_path: Path) -> None:
@@ -164,10 +165,10 @@ def test_replay_in_process(tmp_path: Path) -> None:
     path = str(write(tmp_path, json.dumps(data)))
     out = io.StringIO()
     assert main(["replay", path], out=out) == 0
-    assert json.loads(out.getvalue()) == engine.state_summary(state)
+    assert json.loads(out.getvalue()) == glory.state_summary(state)
     out = io.StringIO()
     assert main(["replay", path, "--view", "bob"], out=out) == 0
-    assert json.loads(out.getvalue()) == engine.player_view(state, "bob")
+    assert json.loads(out.getvalue()) == glory.player_view(state, "bob")
     out = io.StringIO()
     assert main(["replay", path, "--view", "nobody"], out=out) == 2
     assert json.loads(out.getvalue())["error"]["move"] is None
@@ -298,3 +299,61 @@ def test_bench_json() -> None:
     assert set(figures) == {"moves_per_second", "games_per_second", "moves", "seconds"}
     assert type(figures["moves"]) is int and figures["moves"] > 24
     assert all(isinstance(v, int | float) and v >= 0 for v in figures.values())
+
+
+# --- every game ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", sorted(engine.GAMES))
+def test_replay_dispatches_on_the_format(tmp_path: Path, key: str) -> None:
+    """A record of any registered game replays through main(): the game is found from the record's format."""
+    game = engine.GAMES[key]
+    players = [f"p{i}" for i in range(1, game.min_players + 1)]
+    start = game.new_game(players, {}, seed=4)
+    state = game.clone(start)
+    bot = game.bots["heuristic"](1)
+    moves = []
+    for _ in range(6):
+        waiting = game.waiting_for(state)
+        if not waiting:
+            break
+        player = sorted(waiting)[0]
+        moves.append(bot.choose(state, player))
+        game.apply(state, moves[-1])
+    path = str(write(tmp_path, json.dumps(game.record(start, moves))))
+    out = io.StringIO()
+    assert main(["replay", path], out=out) == 0
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(game.summary(state)))
+    out = io.StringIO()
+    assert main(["replay", path, "--view", players[1]], out=out) == 0
+    assert json.loads(out.getvalue()) == json.loads(json.dumps(game.player_view(state, players[1])))
+
+
+def test_unknown_format_names_the_known_ones(tmp_path: Path) -> None:
+    out = io.StringIO()
+    path = str(write(tmp_path, json.dumps({"format": "chess/1", "players": [], "moves": []})))
+    assert main(["replay", path], out=out) == 2
+    error = json.loads(out.getvalue())["error"]
+    assert error["move"] is None and error["rule"] is None
+    assert all(g.record_format in error["message"] for g in engine.GAMES.values())
+
+
+@pytest.mark.parametrize("key", sorted(engine.GAMES))
+def test_play_demo_and_bench_take_a_game(key: str) -> None:
+    game = engine.GAMES[key]
+    n = game.min_players
+    out = io.StringIO()
+    bots = ",".join(["heuristic"] + ["random"] * (n - 1))
+    assert main(["play", "--game", key, "--players", str(n), "--bots", bots, "--games", "4"], out=out) == 0
+    assert f"4 games of {game.title}" in out.getvalue()
+    out = io.StringIO()
+    assert main(["demo", "--game", key, "--seed", "2"], out=out) == 0
+    assert "Winner" in out.getvalue()
+    out = io.StringIO()
+    assert main(["bench", "--game", key, "--games", "3", "--json"], out=out) == 0
+    assert json.loads(out.getvalue())["moves"] > 0
+
+
+def test_play_refuses_bad_options() -> None:
+    proc = run("play", "--options", '{"rounds": 9}', "--games", "1")
+    assert proc.returncode == 2 and b"--options" in proc.stderr and b"Traceback" not in proc.stderr

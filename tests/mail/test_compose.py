@@ -26,12 +26,12 @@ from markupsafe import escape
 from sqlalchemy import func
 from sqlmodel import col, select
 
-import engine
-from engine import Options
+from engine import call_to_glory as glory
+from engine.call_to_glory import Options
+from engine.call_to_glory.words import LogEntry, narrative
 from pbem import db, games, links
 from pbem.mail import compose, notify
 from pbem.models import OutboxEmail, Seat
-from pbem.words import LogEntry, narrative
 from tests.apps import Table, new_table
 
 ZOE, BOB, SARA = "Zoë Ærø", "Bob 🎲 <b>&", "שרה"
@@ -79,9 +79,9 @@ def card_sections(html: str) -> CardCells:
     return parser
 
 
-def check_email(text: str, html: str, viewer: str, state: engine.State) -> None:
+def check_email(text: str, html: str, viewer: str, state: glory.State) -> None:
     """The email shows ``viewer`` nothing they may not see in ``state`` (R11): no hand but their own."""
-    view = engine.player_view(state, viewer)
+    view = glory.player_view(state, viewer)
     cells = card_sections(html)
     assert cells.hands in ([], [viewer]), f"hand sections {cells.hands} in an email to {viewer}"
     for section, cards in cells.sections.items():
@@ -140,7 +140,7 @@ def play(app: Flask, table: Table, moves: int | None = None, source: str = "page
         state = table.state()
         if state.is_finished:
             break
-        move = engine.HeuristicBot().choose(state).to_json()
+        move = glory.HeuristicBot().choose(state).to_json()
         del move["player"]
         start = last_id(app)
         with app.app_context(), db.write_session() as session:
@@ -285,8 +285,8 @@ def test_invitation_carries_the_seed_commitment_and_game_over_reveals_the_seed(a
         [attachment] = row.attachments
         assert attachment["filename"] == f"call-to-glory-{friday.game_id}.json"
         assert attachment["content_type"] == "application/json"
-        _record, replayed = engine.replay(json.loads(attachment["content"]))
-        assert engine.to_json(replayed) == engine.to_json(final)
+        _record, replayed = glory.replay(json.loads(attachment["content"]))
+        assert glory.to_json(replayed) == glory.to_json(final)
         winners = final.winners
         if len(winners) == 1:
             assert "wins" in row.text_body or "You win!" in row.text_body
@@ -314,7 +314,7 @@ def test_a_score_sheet_has_types_values_bonuses_totals_and_the_next_start_player
     while not table.state().round_scores:
         play(app, table, 1)
     state = table.state()
-    details = engine.round_details(state)[0]
+    details = glory.round_details(state)[0]
     sheets = rows(app, kind="scores")
     assert len(sheets) == 3
     for row in sheets:
@@ -341,9 +341,9 @@ def test_turn_email_shows_own_hand_the_tables_piles_scores_and_one_link_per_firs
     seat = friday.seat(state.current)
     [row] = [r for r in rows(app, kind="turn") if r.seat_id == seat.id][-1:]
     check_email(row.text_body, row.html_body, seat.name, state)
-    view = engine.player_view(state, seat.name)
+    view = glory.player_view(state, seat.name)
     urls = re.findall(r"^(.+):\n(http://127\.0\.0\.1:5000/play/\S+)$", row.text_body, re.MULTILINE)
-    moves = [m for m in engine.legal_moves(state) if m.player == seat.name]
+    moves = [m for m in glory.legal_moves(state) if m.player == seat.name]
     labels = [label for label, _ in urls if not label.startswith("Your page")]
     assert len(labels) == len(moves), (labels, moves)
     for label, url in urls:
@@ -353,8 +353,8 @@ def test_turn_email_shows_own_hand_the_tables_piles_scores_and_one_link_per_firs
         with app.test_request_context():
             link = links.read(url.rsplit("/", 1)[1])
         assert link.purpose == links.MOVE and link.decision == state.ply and link.seat == state.current
-        assert link.move is not None and engine.can_apply(
-            state, engine.Move.from_json({**link.move, "player": seat.name})
+        assert link.move is not None and glory.can_apply(
+            state, glory.Move.from_json({**link.move, "player": seat.name})
         )
     for i, size in enumerate(view["draw_piles"], start=1):
         assert f"Draw from draw pile {i} (face down, {size} cards)" in row.text_body
@@ -448,7 +448,7 @@ def test_the_email_check_catches_leaks(app: Flask, friday: Table) -> None:
     viewer = seat_of(app, row.seat_id).name
     other = next(p for p in state.players if p != viewer)
     check_email(row.text_body, row.html_body, viewer, state)
-    hand = engine.player_view(state, other)["hands"][other]
+    hand = glory.player_view(state, other)["hands"][other]
     cells = "".join(f'<td data-card="{t}" data-count="{n}"></td>' for t, n in hand.items())
     leaks = [
         (

@@ -29,8 +29,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import engine
-from engine import Options
+from engine import call_to_glory as glory
+from engine.call_to_glory import Options
 from pbem import db, games, links
 from pbem.mail import sender
 from tests.apps import Table, new_table
@@ -89,7 +89,7 @@ class Players:
         self.received += new
         return new
 
-    def check(self, message: Received, state: engine.State) -> None:
+    def check(self, message: Received, state: glory.State) -> None:
         """Headers as expected (nothing injected), threading, unsubscribe, and no other player's hand."""
         names = {name.lower() for name in message}
         assert names <= HEADERS, f"unexpected headers {names - HEADERS}"
@@ -188,8 +188,8 @@ def test_a_whole_game_played_from_the_mailbox(smtp_app: Flask, smtp_server: SMTP
         assert attachment.get_content_type() == "application/json"
         assert attachment.get_filename() == f"call-to-glory-{table.game_id}.json"
         data = attachment.get_content()
-        _record, replayed = engine.replay(json.loads(data))
-        assert engine.to_json(replayed) == engine.to_json(final)
+        _record, replayed = glory.replay(json.loads(data))
+        assert glory.to_json(replayed) == glory.to_json(final)
         for winner in final.winners:
             assert final.players[winner] in text
     path = tmp_path / f"call-to-glory-{table.game_id}.json"
@@ -198,7 +198,7 @@ def test_a_whole_game_played_from_the_mailbox(smtp_app: Flask, smtp_server: SMTP
         [sys.executable, "-m", "engine", "replay", str(path)], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert replay.returncode == 0, replay.stdout + replay.stderr
-    assert json.loads(replay.stdout) == engine.state_summary(final)
+    assert json.loads(replay.stdout) == glory.state_summary(final)
     with smtp_app.app_context():
         seats = games.seats_of(session=db.get_session(), game_id=table.game_id)
     assert all(s.kind == "human" for s in seats)

@@ -19,8 +19,8 @@ import pytest
 from flask import Flask
 from sqlmodel import select
 
-import engine
-from engine import Options
+from engine import call_to_glory as glory
+from engine.call_to_glory import Options
 from pbem import db, games, links, pages
 from pbem.mail import notify
 from pbem.models import AdminAction, Game, OutboxEmail, utcnow
@@ -77,7 +77,7 @@ def test_one_turn_email_per_turn_and_none_for_a_preference(app: Flask, table: Ta
     move(app, table, 0, {"do": "draw", "pile": "draw2"})
     assert rows(app, start) == [], "no email within a turn or for a preference"
     state = table.state()
-    ann_hand = engine.player_view(state, "ann")["hands"]["ann"]
+    ann_hand = glory.player_view(state, "ann")["hands"]["ann"]
     move(app, table, 0, {"do": "discard", "type": next(iter(ann_hand)), "pile": "discard1"})
     [turn] = rows(app, start)
     assert (turn.kind, turn.to_addr) == ("turn", "bob <bob@example.com>")
@@ -136,7 +136,7 @@ def test_a_task_reveal_is_asked_by_email_with_one_link_per_card(app: Flask) -> N
     me = state.players[state.current]
     assert me in asked.to_addr
     assert asked.subject == "Test game · Round 1 · Reveal a task card"
-    tasks = engine.player_view(state, me)["tasks"][me]
+    tasks = glory.player_view(state, me)["tasks"][me]
     assert len(tasks) == 3
     for deck, type_ in tasks.items():
         assert f"Reveal task card {deck}: {type_.capitalize()}:\nhttp://127.0.0.1:5000/play/" in asked.text_body
@@ -151,7 +151,7 @@ def test_a_ninja_use_gets_its_own_link(app: Flask) -> None:
         start = last_id(app)
         play(app, table, 1)
         state = table.state()
-        ninjas = [m for m in engine.legal_moves(state) if m.do == "ninja"]
+        ninjas = [m for m in glory.legal_moves(state) if m.do == "ninja"]
         turn = [r for r in rows(app, start) if r.kind == "turn"]
         if ninjas and turn:
             found = (turn[0], ninjas)

@@ -123,7 +123,7 @@ def utc(moment: datetime | None) -> datetime | None:
 
 def play_turn(app: Flask, table: Table) -> None:
     """The seat to act plays its whole turn (as a person would, through the service), choosing like the bot."""
-    from engine.bots import BOTS
+    from engine.call_to_glory.bots import BOTS
 
     state = table.state()
     player, turn = state.current_player, state.turn

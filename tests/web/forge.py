@@ -14,7 +14,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import inspect, text
 from werkzeug.test import TestResponse
 
-import engine
+from engine import call_to_glory as glory
 from pbem import links
 from tests.apps import Table
 
@@ -74,7 +74,7 @@ def delete_game(app: Flask, game_id: int) -> None:
 
 def snapshot(table: Table) -> tuple[int, str, int]:
     """What must not change when a request is refused: version, the state as JSON, the log length."""
-    return table.version(), repr(engine.to_json(table.state())), table.moves_logged()
+    return table.version(), repr(glory.to_json(table.state())), table.moves_logged()
 
 
 def assert_error_page(response: TestResponse, status: int | tuple[int, ...], *words: str) -> None:

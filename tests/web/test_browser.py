@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, Request, expect
 
-import engine
+from engine import call_to_glory as glory
 from tests.apps import Table
 
 pytestmark = pytest.mark.browser
@@ -131,14 +131,14 @@ def payload(token: str) -> str:
 def hand_of(table: Table, position: int) -> dict[str, int]:
     """The seat's hand from the stored state: card type → count."""
     counts = table.state().hands[position]
-    return {engine.TYPES[t]: n for t, n in enumerate(counts) if n}
+    return {glory.TYPES[t]: n for t, n in enumerate(counts) if n}
 
 
 def assert_hand_shown(page: Page, hand: dict[str, int]) -> None:
     """Each card type of the hand is a visible card with its value, name and (for more than one) count."""
     cards = page.locator(".hand .card")
     expect(cards).to_have_count(len(hand))
-    values = dict(zip(engine.TYPES, engine.VALUES, strict=True))
+    values = dict(zip(glory.TYPES, glory.VALUES, strict=True))
     for type_, count in hand.items():
         card = cards.filter(has_text=type_.capitalize())
         expect(card).to_be_visible()

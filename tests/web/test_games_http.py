@@ -30,8 +30,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import ChoiceLoader, DictLoader
 
-import engine
-from engine.cards import counts_json
+from engine import call_to_glory as glory
+from engine.call_to_glory.cards import counts_json
 from pbem import db, games, links
 from tests.apps import Table, new_table
 
@@ -153,12 +153,12 @@ def text_of(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
-def check_page(html: str, state: engine.State, viewer: str) -> PageParser:
+def check_page(html: str, state: glory.State, viewer: str) -> PageParser:
     """Assert the page shows ``viewer`` their own hand and nothing another player keeps hidden (R11)."""
     page = parse(html)
     players = state.players
     me = state.index[viewer]
-    view = engine.player_view(state, viewer)
+    view = glory.player_view(state, viewer)
     hand = view["hands"][viewer]
     assert hand == counts_json(state.hands[me])
     # One hand section, the viewer's, showing exactly the viewer's hand.
@@ -186,7 +186,7 @@ def check_page(html: str, state: engine.State, viewer: str) -> PageParser:
         assert re.search(rf"\b{name}{re.escape(you)}(?: · bot)? {size} in hand\b", text), f"{name} holds {size}"
     # Only the viewer's own unrevealed task cards.
     if state.options.imperial_tasks:
-        mine = sorted(f"{deck}: {engine.TYPES[t].capitalize()}" for deck, t in state.tasks[me].items())
+        mine = sorted(f"{deck}: {glory.TYPES[t].capitalize()}" for deck, t in state.tasks[me].items())
         assert sorted(t.strip() for t in page.tasks) == mine
     else:
         assert page.tasks == []
@@ -259,8 +259,8 @@ def offered_moves(page: PageParser) -> list[Form]:
     return [f for f in page.forms if f.fields.get("do") not in (None, "preference")]
 
 
-def legal(state: engine.State) -> list[dict[str, str]]:
-    return [{k: str(v) for k, v in m.to_json().items() if k != "player"} for m in engine.legal_moves(state)]
+def legal(state: glory.State) -> list[dict[str, str]]:
+    return [{k: str(v) for k, v in m.to_json().items() if k != "player"} for m in glory.legal_moves(state)]
 
 
 def choose(forms: list[Form], rng: random.Random) -> Form:
@@ -289,7 +289,7 @@ def change_preference(game: GameRun, person: Person) -> None:
     if state.current != person.position:
         assert offered_moves(page) == [], "only the player to act gets move buttons"
     forms = [f for f in page.forms if f.fields.get("do") == "preference"]
-    current = engine.player_view(state, person.name)["preferences"][person.name]
+    current = glory.player_view(state, person.name)["preferences"][person.name]
     assert sorted(f.fields["discard_preference"] for f in forms) == sorted(set(PREFERENCES) - {current})
     form = game.rng.choice(forms)
     assert form.fields["decision"] == ""
@@ -297,7 +297,7 @@ def change_preference(game: GameRun, person: Person) -> None:
     game.post(person, form.action, form.fields, form.preference(), "page")
     after = game.table.state()
     assert after.ply == state.ply, "a preference is not a decision of the game"
-    assert engine.PREFERENCES[after.preferences[person.position]] == form.fields["discard_preference"]
+    assert glory.PREFERENCES[after.preferences[person.position]] == form.fields["discard_preference"]
     assert game.table.moves_logged() == logged + 1
     assert game.table.seat(person.position).discard_preference == form.fields["discard_preference"]
     game.preferences += 1
@@ -365,7 +365,7 @@ def play(app: Flask, table: Table, kinds: tuple[str, ...], rng: random.Random) -
     return game
 
 
-def expected_winners(state: engine.State) -> list[str]:
+def expected_winners(state: glory.State) -> list[str]:
     """R10, computed here: most total points; tie → highest single-round score; still tied → shared."""
     best = max(state.totals)
     tied = [p for p in range(state.n) if state.totals[p] == best]
@@ -378,17 +378,17 @@ class Case:
     """A game to play: each seat a person or a bot, the options, the seed (of the game and of the choices)."""
 
     kinds: tuple[str, ...]
-    options: engine.Options
+    options: glory.Options
     seed: int
 
 
 CASES = {
-    "2p-plain-default-rounds": Case(("human", "heuristic"), engine.Options(), 21),
-    "2p-V1-V2-people": Case(("human", "human"), engine.Options(rounds=1, imperial_tasks=True, ninja_power=True), 22),
-    "3p-V1": Case(("human", "random", "human"), engine.Options(rounds=2, imperial_tasks=True), 23),
-    "3p-V2": Case(("human", "human", "human"), engine.Options(rounds=1, ninja_power=True), 24),
+    "2p-plain-default-rounds": Case(("human", "heuristic"), glory.Options(), 21),
+    "2p-V1-V2-people": Case(("human", "human"), glory.Options(rounds=1, imperial_tasks=True, ninja_power=True), 22),
+    "3p-V1": Case(("human", "random", "human"), glory.Options(rounds=2, imperial_tasks=True), 23),
+    "3p-V2": Case(("human", "human", "human"), glory.Options(rounds=1, ninja_power=True), 24),
     "4p-V1-V2": Case(
-        ("human", "heuristic", "human", "random"), engine.Options(rounds=1, imperial_tasks=True, ninja_power=True), 25
+        ("human", "heuristic", "human", "random"), glory.Options(rounds=1, imperial_tasks=True, ninja_power=True), 25
     ),
 }
 

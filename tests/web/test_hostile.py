@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
-import engine
+from engine import call_to_glory as glory
 from pbem import db, games
 from tests.apps import Table, form_fields, new_table
 
@@ -74,10 +74,10 @@ def test_illegal_lay_names_the_rule(client: FlaskClient, table: Table) -> None:
     state = table.state()
     assert state.step != "draw" and state.current_player == "ann"
     hand = state.hands[0]
-    kind = max(range(len(engine.TYPES)), key=lambda t: hand[t])
+    kind = max(range(len(glory.TYPES)), key=lambda t: hand[t])
     csrf, decision = _fields(client, token)
     before = snapshot(table)
-    data = {"do": "lay", "type": engine.TYPES[kind], "count": str(hand[kind] + 1)}
+    data = {"do": "lay", "type": glory.TYPES[kind], "count": str(hand[kind] + 1)}
     response = _post(client, token, {"csrf_token": csrf, "decision": decision, **data})
     assert_error_page(response, 400, "R5.2", "not allowed")
     assert snapshot(table) == before
@@ -95,13 +95,13 @@ def test_second_draw_from_the_same_pile_names_the_rule(client: FlaskClient, tabl
 
 def test_ninja_target_that_is_not_a_player(client: FlaskClient, app: Flask) -> None:
     specs = [games.SeatSpec(n) for n in ("ann", "bob", "cy")]
-    table = new_table(app, specs, seed=1, options=engine.Options(ninja_power=True))
+    table = new_table(app, specs, seed=1, options=glory.Options(ninja_power=True))
     state = table.state()
     state.ninjas[0] = 1  # give ann a miniature, as if she had laid a Ninja set
     state.ninja_supply -= 1
     with app.app_context(), db.write_session() as session:
         game = games.get_game(session=session, game_id=table.game_id)
-        game.state = engine.to_json(state)
+        game.state = glory.to_json(state)
         session.add(game)
     token = table.personal(0)
     csrf, decision = _fields(client, token)

@@ -16,7 +16,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import engine
+from engine import call_to_glory as glory
 from pbem import db, games, links
 from tests.apps import Table, new_table
 from tests.mail.test_compose import rows
@@ -145,11 +145,11 @@ def test_leaving_the_game(client: FlaskClient, app: Flask, org_table: Table) -> 
 
 def test_a_finished_game_offers_no_leaving(client: FlaskClient, app: Flask) -> None:
     specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("Bot", kind="heuristic")]
-    table = new_table(app, specs, seed=3, options=engine.Options(rounds=1))
+    table = new_table(app, specs, seed=3, options=glory.Options(rounds=1))
     with app.app_context():
         while not table.state().is_finished:
             state = table.state()
-            move = engine.HeuristicBot().choose(state).to_json()
+            move = glory.HeuristicBot().choose(state).to_json()
             del move["player"]
             with db.write_session() as session:
                 games.apply_move(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from engine import call_to_glory as glory
 from tests.apps import Table, form_fields
 
 
@@ -18,11 +19,10 @@ def test_one_turn_through_the_page(client: FlaskClient, table: Table) -> None:
         csrf, decision = form_fields(client.get(f"/play/{token}").text)
     hand = table.state().hands[0]
     card = next(t for t in range(9) if hand[t])
-    import engine
 
     r = client.post(
         f"/play/{token}",
-        data={"csrf_token": csrf, "decision": decision, "do": "discard", "type": engine.TYPES[card]},
+        data={"csrf_token": csrf, "decision": decision, "do": "discard", "type": glory.TYPES[card]},
     )
     assert r.status_code == 303
     assert table.state().current_player == "bob"

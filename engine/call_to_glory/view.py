@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..errors import FormatError
 from .cards import PREFERENCES, TASK_BONUS, TYPES, VALUES, counts_json
 from .codec import revealed_json, tasks_json
-from .errors import FormatError
 from .state import PLAYING, State
 
 

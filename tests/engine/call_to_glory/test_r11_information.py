@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine import FormatError, Options, State, new_game, player_view, state_summary
+from engine.call_to_glory import FormatError, Options, State, new_game, player_view, state_summary
 from tests.conftest import arrange, deck, game, play
 
 TASKS = {

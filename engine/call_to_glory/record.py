@@ -2,34 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..errors import FormatError, IllegalMove, RecordError
 from .cards import names
 from .codec import tasks_json
-from .errors import FormatError, IllegalMove
 from .moves import Move
 from .rules import apply
 from .state import Options, State, new_game, round_deck
 
 RECORD_FORMAT: Final = "call-to-glory/1"
 _KEYS: Final = {"format", "players", "options", "seed", "decks", "tasks", "moves"}
-
-
-class RecordError(Exception):
-    """A record that cannot be replayed: ``move`` is the index of the bad move, or None."""
-
-    def __init__(self, move: int | None, rule: str | None, message: str) -> None:
-        super().__init__(message)
-        self.move = move
-        self.rule = rule
-        self.message = message
-
-    def to_json(self) -> dict[str, Any]:
-        """The error object that ``replay`` prints."""
-        return {"error": {"move": self.move, "rule": self.rule, "message": self.message}}
 
 
 @dataclass
@@ -120,11 +105,3 @@ def replay(data: Any) -> tuple[Record, State]:
             raise RecordError(i, exc.rule, exc.message) from None
         record.moves.append(move)
     return record, state
-
-
-def loads(text: str | bytes) -> Any:
-    """Decode a record's JSON text; anything that is not JSON raises RecordError."""
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise RecordError(None, None, f"not valid JSON: {str(exc)[:200]}") from None

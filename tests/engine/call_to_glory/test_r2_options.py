@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from engine import FormatError, Options, State, new_game, state_summary
-from tests.engine.turn_helpers import finish_round
+from engine.call_to_glory import FormatError, Options, State, new_game, state_summary
+from tests.engine.call_to_glory.turn_helpers import finish_round
 
 
 def _rounds_played(state: State) -> int:

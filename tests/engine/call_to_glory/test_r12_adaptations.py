@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, Move, Options, apply, can_apply, legal_moves, new_game, state_summary
+from engine.call_to_glory import IllegalMove, Move, Options, apply, can_apply, legal_moves, new_game, state_summary
 from tests.conftest import arrange, deck, game, move, play
 
 PLAYERS = ("ann", "bob", "cy")

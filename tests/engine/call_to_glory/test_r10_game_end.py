@@ -6,7 +6,17 @@ from collections.abc import Mapping
 
 import pytest
 
-from engine import IllegalMove, Options, State, apply, can_apply, legal_moves, new_game, round_details, state_summary
+from engine.call_to_glory import (
+    IllegalMove,
+    Options,
+    State,
+    apply,
+    can_apply,
+    legal_moves,
+    new_game,
+    round_details,
+    state_summary,
+)
 from tests.conftest import arrange, deck, game, move, play
 
 TYPES = ("emperor", "empress", "daimyo", "shogun", "samurai", "ninja", "envoy", "monk", "farmer")

@@ -16,8 +16,8 @@ _EXPECTED_WEIGHT = [v / 110 for v in VALUES]
 class Bot(Protocol):
     """Anything that picks a move for ``state.current_player``."""
 
-    def choose(self, state: State) -> Move:
-        """One of ``legal_moves(state)``."""
+    def choose(self, state: State, player: str | None = None) -> Move:
+        """One of ``legal_moves(state)`` (``player``, if given, is the player who must act)."""
         ...
 
 
@@ -27,7 +27,7 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State, player: str | None = None) -> Move:
         """A uniformly random legal move."""
         moves = legal_moves(state)
         return moves[int(self.rng.random() * len(moves))]
@@ -38,7 +38,7 @@ class HeuristicBot:
     types, keeps useful cards, covers what would help the next player, uses Ninjas on sets
     it can wipe out or then beat, and reveals the task that gains most over its opponents."""
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State, player: str | None = None) -> Move:
         """The move this bot thinks best (always one of ``legal_moves(state)``)."""
         moves = legal_moves(state)
         p = state.current

@@ -1,6 +1,6 @@
 """The shared helpers build what they promise."""
 
-from engine import state_summary
+from engine.call_to_glory import state_summary
 from tests.conftest import arrange, card_total, deck, game, play
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import FormatError
 from .cards import DECK_SIZE, MINIATURES, PILES, PREFERENCES, TASK_DECKS, TYPE_INDEX, TYPES, counts_json, names
-from .errors import FormatError
 from .state import ACT, DRAW, FINISHED, PLAYING, REVEALING, STATE_FORMAT, Options, State, prepare
 
 

@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from engine import IllegalMove, Move, State, apply, can_apply, legal_moves, state_summary
-from engine.cards import TYPES
+from engine.call_to_glory import IllegalMove, Move, State, apply, can_apply, legal_moves, state_summary
+from engine.call_to_glory.cards import TYPES
 from tests.conftest import arrange, game, move
 
 PLAYERS = ("ann", "bob", "cy", "dan")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, Options, State, apply, can_apply, legal_moves, new_game, state_summary
+from engine.call_to_glory import IllegalMove, Options, State, apply, can_apply, legal_moves, new_game, state_summary
 from tests.conftest import arrange, card_total, deck, game, move, play
 
 FILL1 = "emperor"

@@ -1,6 +1,6 @@
 """Game records (GAME_RECORD.md, format ``call-to-glory/1``): round trips, explicit inputs, bad input, determinism.
 
-Records go through ``engine.replay``, ``engine.parse_record`` and ``engine.record_of``; every kind of bad
+Records go through ``glory.replay``, ``glory.parse_record`` and ``glory.record_of``; every kind of bad
 input must raise ``RecordError`` with the index of the bad move (or None) and the section of RULES.md.
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-import engine
-from engine import HeuristicBot, Move, Options, RandomBot, RecordError, State
-from engine.cards import TYPES, VALUES
-from engine.state import round_deck
+from engine import call_to_glory as glory
+from engine.call_to_glory import HeuristicBot, Move, Options, RandomBot, RecordError, State
+from engine.call_to_glory.cards import TYPES, VALUES
+from engine.call_to_glory.state import round_deck
 from tests.conftest import deck, move
 
 FORMAT = "call-to-glory/1"
@@ -40,7 +40,7 @@ def moves(*texts: str) -> list[dict[str, Any]]:
 def error_of(data: Any) -> RecordError:
     """The RecordError that replaying ``data`` raises."""
     with pytest.raises(RecordError) as info:
-        engine.replay(data)
+        glory.replay(data)
     err = info.value
     assert err.to_json() == {"error": {"move": err.move, "rule": err.rule, "message": err.message}}
     assert isinstance(err.message, str) and err.message
@@ -57,7 +57,7 @@ def play_bots(state: State, seed: int, limit: int | None = None) -> list[Move]:
             m = Move.set_preference(state.players[len(made) % state.n], ("larger", "pile2", "smaller")[len(made) % 3])
         else:
             m = bots[state.current].choose(state)
-        engine.apply(state, m)
+        glory.apply(state, m)
         made.append(m)
     return made
 
@@ -71,53 +71,53 @@ def play_bots(state: State, seed: int, limit: int | None = None) -> list[Move]:
 def test_bot_game_round_trip(n: int, v1: bool, v2: bool) -> None:
     """A whole bot game written with record_of, dumped to JSON text and replayed gives the same state."""
     players = ["ann", "bob", "cy", "dee"][:n]
-    state = engine.new_game(players, Options(imperial_tasks=v1, ninja_power=v2), seed=40 + n)
-    start = engine.to_json(state)
+    state = glory.new_game(players, Options(imperial_tasks=v1, ninja_power=v2), seed=40 + n)
+    start = glory.to_json(state)
     made = play_bots(state, seed=n)
     assert state.is_finished
-    rec = engine.record_of(engine.from_json(start), made)
+    rec = glory.record_of(glory.from_json(start), made)
     text = json.dumps(rec.to_json())
     data = json.loads(text)
     assert list(data) == ["format", "players", "options", "seed", "moves"]
-    assert data["format"] == FORMAT == engine.RECORD_FORMAT
+    assert data["format"] == FORMAT == glory.RECORD_FORMAT
     assert data["options"] == {"rounds": 3 if v1 else 4, "imperial_tasks": v1, "ninja_power": v2}
-    replayed_record, replayed = engine.replay(data)
-    assert engine.to_json(replayed) == engine.to_json(state)
+    replayed_record, replayed = glory.replay(data)
+    assert glory.to_json(replayed) == glory.to_json(state)
     assert replayed_record.moves == made
     assert replayed_record.to_json() == data
-    assert engine.to_json(engine.parse_record(data).start()) == start
+    assert glory.to_json(glory.parse_record(data).start()) == start
     # The record of the finished state is the same record: record_of only takes the game's inputs.
-    assert engine.record_of(state, made).to_json() == data
+    assert glory.record_of(state, made).to_json() == data
 
 
 def test_record_of_a_game_in_progress() -> None:
     """A record can be written at any point; replaying it continues from exactly there."""
-    state = engine.new_game(["ann", "bob", "cy"], Options(ninja_power=True), seed=9)
+    state = glory.new_game(["ann", "bob", "cy"], Options(ninja_power=True), seed=9)
     made = play_bots(state, seed=9, limit=101)
-    data = json.loads(json.dumps(engine.record_of(state, made).to_json()))
-    _, replayed = engine.replay(data)
-    assert engine.to_json(replayed) == engine.to_json(state)
+    data = json.loads(json.dumps(glory.record_of(state, made).to_json()))
+    _, replayed = glory.replay(data)
+    assert glory.to_json(replayed) == glory.to_json(state)
     more = play_bots(state, seed=10)
-    _, replayed = engine.replay({**data, "moves": data["moves"] + [m.to_json() for m in more]})
-    assert engine.to_json(replayed) == engine.to_json(state)
+    _, replayed = glory.replay({**data, "moves": data["moves"] + [m.to_json() for m in more]})
+    assert glory.to_json(replayed) == glory.to_json(state)
 
 
 def test_parse_record_checks_inputs_only() -> None:
     """parse_record gives the game's inputs; it does not apply the moves."""
     data = record(players=["ann", "bob", "cy"], options={"ninja_power": True, "first_player": "bob"}, seed=5)
     data["moves"] = moves("bob draw draw1")
-    parsed = engine.parse_record(data)
+    parsed = glory.parse_record(data)
     assert parsed.players == ("ann", "bob", "cy")
     assert parsed.options == Options(ninja_power=True, first_player="bob")
     assert parsed.seed == 5
     start = parsed.start()
-    assert engine.to_json(start) == engine.to_json(
-        engine.new_game(["ann", "bob", "cy"], Options(ninja_power=True, first_player="bob"), seed=5)
+    assert glory.to_json(start) == glory.to_json(
+        glory.new_game(["ann", "bob", "cy"], Options(ninja_power=True, first_player="bob"), seed=5)
     )
-    assert engine.state_summary(start)["current_player"] == "bob"
+    assert glory.state_summary(start)["current_player"] == "bob"
     # A move that would be illegal is not looked at by parse_record, only by replay.
     data["moves"] = moves("ann draw draw1")
-    engine.parse_record(data)
+    glory.parse_record(data)
     assert error_of(data).rule == "R4"
 
 
@@ -138,8 +138,8 @@ def test_explicit_decks_and_task_deal_without_seed() -> None:
     }
     data = record(players=["ann", "bob", "cy"], options={"imperial_tasks": True}, decks=decks, tasks=tasks)
     del data["seed"]
-    _, state = engine.replay(data)
-    summary = engine.state_summary(state)
+    _, state = glory.replay(data)
+    summary = glory.state_summary(state)
     assert summary["hands"] == {
         "ann": {"farmer": 3},
         "bob": {"monk": 2, "ninja": 1},
@@ -147,7 +147,7 @@ def test_explicit_decks_and_task_deal_without_seed() -> None:
     }
     assert summary["draw_piles"] == [51, 50]
     assert summary["tasks"] == {name: dict(sorted(t.items())) for name, t in tasks.items()}
-    full = engine.to_json(state)
+    full = glory.to_json(state)
     assert full["draw_piles"][0][0] == "envoy"
     assert full["draw_piles"][1][0] == "daimyo"
     assert full["draw_piles"] == [decks[0][9:60], decks[0][60:]]
@@ -157,33 +157,33 @@ def test_explicit_decks_and_task_deal_without_seed() -> None:
     seen = {1}
     while not state.is_finished:
         m = bot.choose(state)
-        engine.apply(state, m)
+        glory.apply(state, m)
         made.append(m)
         if state.round not in seen and state.status == "playing":
             seen.add(state.round)
             cards = decks[state.round - 1]
             first = state.start_player
             dealt = {state.players[(first + k) % 3]: Counter(cards[3 * k : 3 * k + 3]) for k in range(3)}
-            assert {p: Counter(h) for p, h in engine.state_summary(state)["hands"].items()} == dealt
-            assert engine.to_json(state)["draw_piles"] == [cards[9:60], cards[60:]]
+            assert {p: Counter(h) for p, h in glory.state_summary(state)["hands"].items()} == dealt
+            assert glory.to_json(state)["draw_piles"] == [cards[9:60], cards[60:]]
     assert seen == {1, 2, 3}
-    rec = engine.record_of(engine.parse_record(data).start(), made).to_json()
+    rec = glory.record_of(glory.parse_record(data).start(), made).to_json()
     assert "seed" not in rec
     assert rec["decks"] == decks
     assert rec["tasks"] == tasks
-    _, again = engine.replay(json.loads(json.dumps(rec)))
-    assert engine.to_json(again) == engine.to_json(state)
+    _, again = glory.replay(json.loads(json.dumps(rec)))
+    assert glory.to_json(again) == glory.to_json(state)
 
 
 def test_explicit_first_deck_then_seed() -> None:
     """Rounds without an explicit deck are shuffled from the seed, as if no deck had been given."""
     first = deck(2, hands=[["farmer"] * 3, ["monk"] * 3])
-    with_deck = engine.parse_record(record(decks=[first], seed=77)).start()
-    seeded = engine.parse_record(record(seed=77)).start()
+    with_deck = glory.parse_record(record(decks=[first], seed=77)).start()
+    seeded = glory.parse_record(record(seed=77)).start()
     assert list(round_deck(with_deck, 1)) == [TYPES.index(c) for c in first]
     for r in (2, 3, 4):
         assert round_deck(with_deck, r) == round_deck(seeded, r)
-    assert engine.state_summary(with_deck)["hands"] == {"ann": {"farmer": 3}, "bob": {"monk": 3}}
+    assert glory.state_summary(with_deck)["hands"] == {"ann": {"farmer": 3}, "bob": {"monk": 3}}
 
 
 def test_missing_seed_is_refused() -> None:
@@ -201,7 +201,7 @@ def test_missing_seed_is_refused() -> None:
         "ann": {"A": "empress", "B": "samurai", "C": "farmer"},
         "bob": {"A": "emperor", "B": "ninja", "C": "monk"},
     }
-    engine.replay(tasks_no_seed)
+    glory.replay(tasks_no_seed)
 
 
 # --- bad records: move None, rule None ---------------------------------------------------------------------
@@ -301,28 +301,28 @@ def test_bad_record_is_refused_before_any_move(name: str) -> None:
     err = error_of(data)
     assert (err.move, err.rule) == (None, None), err.message
     with pytest.raises(RecordError) as info:
-        engine.parse_record(data)
+        glory.parse_record(data)
     assert (info.value.move, info.value.rule) == (None, None)
 
 
 def test_names_of_1_and_40_characters_are_accepted() -> None:
     """R: names are unique, 1-40 characters (GAME_RECORD.md)."""
     name = "é" * 40
-    _, state = engine.replay(record(players=["a", name], moves=moves("a draw draw1", "a draw draw2")))
-    assert engine.state_summary(state)["current_player"] == "a"
-    assert list(engine.state_summary(state)["hands"]) == ["a", name]
+    _, state = glory.replay(record(players=["a", name], moves=moves("a draw draw1", "a draw draw2")))
+    assert glory.state_summary(state)["current_player"] == "a"
+    assert list(glory.state_summary(state)["hands"]) == ["a", name]
 
 
 def test_defaults_of_omitted_options() -> None:
     """Omitted options take their defaults: 4 rounds (3 with tasks), no variants, the first seat starts."""
-    assert engine.parse_record(record()).options.to_json() == {
+    assert glory.parse_record(record()).options.to_json() == {
         "rounds": 4,
         "imperial_tasks": False,
         "ninja_power": False,
     }
-    tasks = engine.parse_record(record(options={"imperial_tasks": True}))
+    tasks = glory.parse_record(record(options={"imperial_tasks": True}))
     assert tasks.options.to_json()["rounds"] == 3
-    assert engine.state_summary(tasks.start())["current_player"] == "ann"
+    assert glory.state_summary(tasks.start())["current_player"] == "ann"
 
 
 # --- bad moves: their index -------------------------------------------------------------------------------
@@ -424,8 +424,8 @@ def test_illegal_move_names_its_index_and_rule(name: str) -> None:
     data = record(decks=[THREE], moves=[*moves(*texts), *moves("bob pref pile2")])
     err = error_of(data)
     assert (err.move, err.rule) == (len(texts) - 1, rule), err.message
-    _, before = engine.replay(record(decks=[THREE], moves=moves(*texts[:-1])))
-    assert not engine.can_apply(before, move(texts[-1]))
+    _, before = glory.replay(record(decks=[THREE], moves=moves(*texts[:-1])))
+    assert not glory.can_apply(before, move(texts[-1]))
 
 
 NINJA_DECK = deck(
@@ -470,18 +470,18 @@ def test_ninja_misuse_is_r9(texts: tuple[str, ...], rule: str) -> None:
     """V2: Ninja uses without a miniature, on oneself, on a stranger or on a missing set are refused under R9."""
     err = error_of(record(decks=[NINJA_DECK], options={"ninja_power": True}, moves=moves(*texts)))
     assert (err.move, err.rule) == (len(texts) - 1, rule), err.message
-    _, state = engine.replay(record(decks=[NINJA_DECK], options={"ninja_power": True}, moves=moves(*NINJA_START)))
-    assert engine.state_summary(state)["ninjas"] == {"ann": 1, "bob": 0}
-    engine.apply(state, move("ann ninja bob monk"))
-    assert engine.state_summary(state)["tables"]["bob"] == {"monk": 1}
+    _, state = glory.replay(record(decks=[NINJA_DECK], options={"ninja_power": True}, moves=moves(*NINJA_START)))
+    assert glory.state_summary(state)["ninjas"] == {"ann": 1, "bob": 0}
+    glory.apply(state, move("ann ninja bob monk"))
+    assert glory.state_summary(state)["tables"]["bob"] == {"monk": 1}
 
 
 def test_move_after_the_end_is_r10() -> None:
     """Once the game is finished, every move, a preference too, is refused under R10 (at its index)."""
-    state = engine.new_game(["ann", "bob"], Options(rounds=1), seed=3)
+    state = glory.new_game(["ann", "bob"], Options(rounds=1), seed=3)
     made = play_bots(state, seed=3)
     assert state.is_finished
-    data = engine.record_of(state, made).to_json()
+    data = glory.record_of(state, made).to_json()
     for extra in (
         {"player": "ann", "do": "preference", "discard_preference": "larger"},
         {"player": "bob", "do": "draw", "pile": "draw1"},
@@ -501,14 +501,14 @@ def test_nothing_after_a_bad_move_is_applied() -> None:
     err = error_of(record(decks=[THREE], moves=[*skip_bad[:2], {"do": "nonsense"}, bad]))
     assert (err.move, err.rule) == (2, None)
     # The same prefix without the bad move replays fine.
-    engine.replay(record(decks=[THREE], moves=skip_bad))
+    glory.replay(record(decks=[THREE], moves=skip_bad))
 
 
 def test_replay_does_not_change_its_input() -> None:
     """replay reads the decoded record; it must not modify it."""
     data = record(decks=[THREE], moves=moves(*ANN_DRAWS, "ann lay farmer 3"))
     kept = copy.deepcopy(data)
-    engine.replay(data)
+    glory.replay(data)
     assert data == kept
 
 
@@ -521,7 +521,7 @@ def _deck_names(state: State, r: int) -> list[str]:
 
 def test_seed_12345_gives_these_decks() -> None:
     """Pinned: a change of the shuffle would make every stored record replay differently."""
-    state = engine.new_game(["ann", "bob"], seed=12345)
+    state = glory.new_game(["ann", "bob"], seed=12345)
     assert _deck_names(state, 1)[:5] == ["monk", "daimyo", "samurai", "monk", "monk"]
     assert _deck_names(state, 2)[:5] == ["farmer", "shogun", "monk", "shogun", "samurai"]
     assert _deck_names(state, 3)[:5] == ["farmer", "monk", "samurai", "shogun", "farmer"]
@@ -529,10 +529,10 @@ def test_seed_12345_gives_these_decks() -> None:
     digests = [hashlib.sha256(",".join(_deck_names(state, r)).encode()).hexdigest()[:16] for r in (1, 2, 3, 4)]
     assert digests == ["84ceb2f90f9e9b1e", "1d0c4eca1be44983", "e6e204b1505fc552", "094d46365031bb88"]
     # What the deck means at the table (R3): ann gets cards 1-3, bob 4-6, then draw pile 1 from card 7 on.
-    summary = engine.state_summary(state)
+    summary = glory.state_summary(state)
     assert summary["hands"] == {"ann": {"monk": 1, "daimyo": 1, "samurai": 1}, "bob": {"monk": 2, "envoy": 1}}
-    assert engine.to_json(state)["draw_piles"][0][:2] == ["envoy", "farmer"]
-    assert engine.state_summary(engine.new_game(["a", "b", "c"], seed=0))["hands"]["a"] == {
+    assert glory.to_json(state)["draw_piles"][0][:2] == ["envoy", "farmer"]
+    assert glory.state_summary(glory.new_game(["a", "b", "c"], seed=0))["hands"]["a"] == {
         "empress": 2,
         "farmer": 1,
     }
@@ -540,13 +540,13 @@ def test_seed_12345_gives_these_decks() -> None:
 
 def test_seed_12345_gives_this_task_deal() -> None:
     """Pinned V1 deal: each player, from the start player on, gets the next card of each shuffled deck."""
-    two = engine.new_game(["ann", "bob"], Options(imperial_tasks=True), seed=12345)
-    assert engine.state_summary(two)["tasks"] == {
+    two = glory.new_game(["ann", "bob"], Options(imperial_tasks=True), seed=12345)
+    assert glory.state_summary(two)["tasks"] == {
         "ann": {"A": "empress", "B": "shogun", "C": "monk"},
         "bob": {"A": "emperor", "B": "samurai", "C": "ninja"},
     }
-    four = engine.new_game(["ann", "bob", "cy", "dee"], Options(imperial_tasks=True, first_player="cy"), seed=12345)
-    assert engine.state_summary(four)["tasks"] == {
+    four = glory.new_game(["ann", "bob", "cy", "dee"], Options(imperial_tasks=True, first_player="cy"), seed=12345)
+    assert glory.state_summary(four)["tasks"] == {
         "ann": {"A": "shogun", "B": "ninja", "C": "farmer"},
         "bob": {"A": "daimyo", "B": "envoy", "C": "envoy"},
         "cy": {"A": "empress", "B": "shogun", "C": "monk"},
@@ -558,37 +558,37 @@ def test_seed_12345_gives_this_task_deal() -> None:
 def test_same_seed_same_game(seed: int) -> None:
     """The same seed gives the same decks and deal; a record with the seed replays to the same state."""
     options = Options(imperial_tasks=True, ninja_power=True)
-    a = engine.new_game(["ann", "bob", "cy"], options, seed=seed)
-    b = engine.new_game(["ann", "bob", "cy"], options, seed=seed)
-    assert engine.to_json(a) == engine.to_json(b)
+    a = glory.new_game(["ann", "bob", "cy"], options, seed=seed)
+    b = glory.new_game(["ann", "bob", "cy"], options, seed=seed)
+    assert glory.to_json(a) == glory.to_json(b)
     for r in (1, 2, 3):
         assert round_deck(a, r) == round_deck(b, r)
-    _, c = engine.replay(json.loads(json.dumps(engine.record_of(a, []).to_json())))
-    assert engine.to_json(c) == engine.to_json(a)
+    _, c = glory.replay(json.loads(json.dumps(glory.record_of(a, []).to_json())))
+    assert glory.to_json(c) == glory.to_json(a)
 
 
 def test_decks_are_derived_per_round_and_seed() -> None:
     """Each round has its own shuffle, each seed its own; the deck does not depend on the players."""
-    state = engine.new_game(["ann", "bob"], seed=12345)
+    state = glory.new_game(["ann", "bob"], seed=12345)
     decks = [round_deck(state, r) for r in (1, 2, 3, 4)]
     assert len(set(decks)) == 4
     for d in decks:
         assert sorted(Counter(d).items()) == list(enumerate(VALUES))
-    other = engine.new_game(["ann", "bob"], seed=12346)
+    other = glory.new_game(["ann", "bob"], seed=12346)
     assert all(round_deck(other, r) != decks[r - 1] for r in (1, 2, 3, 4))
-    four = engine.new_game(["w", "x", "y", "z"], Options(ninja_power=True), seed=12345)
+    four = glory.new_game(["w", "x", "y", "z"], Options(ninja_power=True), seed=12345)
     assert [round_deck(four, r) for r in (1, 2, 3, 4)] == decks
 
 
 def test_round_two_is_dealt_from_its_own_deck() -> None:
     """Round 2's deal (seen right after round 1 ends) comes from round 2's shuffle, not round 1's."""
-    state = engine.new_game(["ann", "bob"], Options(rounds=2), seed=12345)
+    state = glory.new_game(["ann", "bob"], Options(rounds=2), seed=12345)
     bot = HeuristicBot()
     while state.round == 1:
-        engine.apply(state, bot.choose(state))
+        glory.apply(state, bot.choose(state))
     cards = _deck_names(state, 2)
     first = state.start_player
     expected = {state.players[(first + k) % 2]: dict(Counter(cards[3 * k : 3 * k + 3])) for k in range(2)}
-    assert {p: dict(h) for p, h in engine.state_summary(state)["hands"].items()} == expected
-    assert engine.to_json(state)["draw_piles"] == [cards[6:58], cards[58:]]
+    assert {p: dict(h) for p, h in glory.state_summary(state)["hands"].items()} == expected
+    assert glory.to_json(state)["draw_piles"] == [cards[6:58], cards[58:]]
     assert cards != _deck_names(state, 1)

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-import engine
-from engine import PILES, PREFERENCES, TYPES, IllegalMove, Move, Options, State
+from engine import call_to_glory as glory
+from engine.call_to_glory import PILES, PREFERENCES, TYPES, IllegalMove, Move, Options, State
 from tests.conftest import card_total
 
 NAMES = ("ann", "bob", "cy", "dee")
@@ -58,7 +58,7 @@ class Legal:
     def __init__(self, state: State) -> None:
         self.finished = state.is_finished
         self.players = set(state.players)
-        self.moves = set(engine.legal_moves(state))
+        self.moves = set(glory.legal_moves(state))
         self.discards = Counter((m.player, m.type) for m in self.moves if m.do == "discard")
 
     def __contains__(self, move: Move) -> bool:
@@ -75,24 +75,24 @@ class Legal:
 def check_candidate(state: State, legal: Legal, move: Move, try_apply: bool) -> None:
     """``can_apply`` is True iff the move is legal; an illegal one raises IllegalMove and changes nothing."""
     ok = move in legal
-    assert engine.can_apply(state, move) is ok, (move, state.status, state.step)
+    assert glory.can_apply(state, move) is ok, (move, state.status, state.step)
     if ok or not try_apply:
         return
-    before = engine.to_json(state)
+    before = glory.to_json(state)
     events: list[dict[str, Any]] = []
     with pytest.raises(IllegalMove) as info:
-        engine.apply(state, move, events)
+        glory.apply(state, move, events)
     assert info.value.rule in SECTIONS, info.value.rule
     with pytest.raises(IllegalMove):
-        engine.verify(state, move)
+        glory.verify(state, move)
     assert events == []
-    assert engine.to_json(state) == before
+    assert glory.to_json(state) == before
 
 
 def check_invariants(initial: State, state: State, moves: list[Move], replay: bool = True) -> None:
     """Everything that holds after any sequence of legal moves (the record's replay only if ``replay``)."""
-    summary = engine.state_summary(state)
-    legal = engine.legal_moves(state)
+    summary = glory.state_summary(state)
+    legal = glory.legal_moves(state)
     if state.is_finished:
         assert legal == []
         assert summary["winners"]
@@ -109,27 +109,27 @@ def check_invariants(initial: State, state: State, moves: list[Move], replay: bo
         assert len(owners) <= 1, (t, owners)
     check_views(state, summary)
     # The full state survives JSON, also through text.
-    data = engine.to_json(state)
-    assert engine.to_json(engine.from_json(data)) == data
-    assert engine.to_json(engine.from_json(json.loads(json.dumps(data)))) == data
+    data = glory.to_json(state)
+    assert glory.to_json(glory.from_json(data)) == data
+    assert glory.to_json(glory.from_json(json.loads(json.dumps(data)))) == data
     if replay:
         check_replay(initial, state, moves)
 
 
 def check_replay(initial: State, state: State, moves: list[Move]) -> None:
     """The record of the moves, through JSON text, replays to the same state."""
-    data = engine.to_json(state)
-    record = engine.record_of(initial, moves).to_json()
-    assert record["format"] == engine.RECORD_FORMAT
-    replayed_record, replayed = engine.replay(json.loads(json.dumps(record)))
-    assert engine.to_json(replayed) == data
+    data = glory.to_json(state)
+    record = glory.record_of(initial, moves).to_json()
+    assert record["format"] == glory.RECORD_FORMAT
+    replayed_record, replayed = glory.replay(json.loads(json.dumps(record)))
+    assert glory.to_json(replayed) == data
     assert replayed_record.moves == moves
 
 
 def check_views(state: State, summary: dict[str, Any]) -> None:
     """R11: a view shows one's own hand and tasks, other hands only as sizes, draw piles only as sizes."""
     for name in state.players:
-        view = engine.player_view(state, name)
+        view = glory.player_view(state, name)
         json.dumps(view)
         assert set(view) == set(summary) | {"hand_sizes"}
         assert view["hands"] == {name: summary["hands"][name]}
@@ -148,7 +148,7 @@ def check_views(state: State, summary: dict[str, Any]) -> None:
 def new_state(n: int, v1: bool, v2: bool, seed: int, rounds: int | None = None) -> State:
     """A game of ``n`` of NAMES with the given variants, shuffled from ``seed``."""
     options = Options(rounds=rounds, imperial_tasks=v1, ninja_power=v2)
-    return engine.new_game(list(NAMES[:n]), options, seed=seed)
+    return glory.new_game(list(NAMES[:n]), options, seed=seed)
 
 
 class RandomPlay(RuleBasedStateMachine):
@@ -172,7 +172,7 @@ class RandomPlay(RuleBasedStateMachine):
         self.replayed = None
 
     def _apply(self, move: Move) -> None:
-        engine.apply(self.state, move)
+        glory.apply(self.state, move)
         self.moves.append(move)
         if move.do in ("ninja", "reveal_task"):
             event(f"a {move.do} move was played")
@@ -182,7 +182,7 @@ class RandomPlay(RuleBasedStateMachine):
     @precondition(lambda self: not self.state.is_finished)
     @rule(choice=st.integers(min_value=0, max_value=10**6))
     def play_legal(self, choice: int) -> None:
-        legal = engine.legal_moves(self.state)
+        legal = glory.legal_moves(self.state)
         self._apply(legal[choice % len(legal)])
 
     @precondition(lambda self: not self.state.is_finished)
@@ -191,22 +191,22 @@ class RandomPlay(RuleBasedStateMachine):
         for choice in choices:
             if self.state.is_finished:
                 break
-            legal = engine.legal_moves(self.state)
+            legal = glory.legal_moves(self.state)
             self._apply(legal[choice % len(legal)])
 
     @rule(seat=st.integers(min_value=0, max_value=3), preference=st.sampled_from(PREFERENCES))
     def set_preference(self, seat: int, preference: str) -> None:
         name = self.state.players[seat % self.state.n]
         move = Move.set_preference(name, preference)
-        before = engine.to_json(self.state)
+        before = glory.to_json(self.state)
         if self.state.is_finished:
             with pytest.raises(IllegalMove) as info:
-                engine.apply(self.state, move)
+                glory.apply(self.state, move)
             assert info.value.rule == "R10"
-            assert engine.to_json(self.state) == before
+            assert glory.to_json(self.state) == before
             return
         self._apply(move)
-        after = engine.to_json(self.state)
+        after = glory.to_json(self.state)
         assert after["preferences"][name] == preference
         before["preferences"][name] = preference
         assert after == before, "a preference changes nothing but the preference (R7)"
@@ -239,10 +239,10 @@ class RandomPlay(RuleBasedStateMachine):
         # must simply be the one that replay reproduced.
         if self.replayed is not None and self.replayed[0] == len(self.moves):
             check_invariants(self.initial, self.state, self.moves, replay=False)
-            assert engine.to_json(self.state) == self.replayed[1]
+            assert glory.to_json(self.state) == self.replayed[1]
             return
         check_invariants(self.initial, self.state, self.moves)
-        self.replayed = (len(self.moves), engine.to_json(self.state))
+        self.replayed = (len(self.moves), glory.to_json(self.state))
 
 
 TestRandomPlay = RandomPlay.TestCase
@@ -258,13 +258,13 @@ TestRandomPlay.settings = settings(
 def test_json_round_trip_between_draws_and_act(n: int) -> None:
     """A state stored after both draws (step "act") comes back from JSON: the simplest case of the invariant."""
     state = new_state(n, False, False, seed=1)
-    engine.apply(state, Move.draw("ann", "draw1"))
-    data = engine.to_json(state)
-    assert engine.to_json(engine.from_json(data)) == data
-    engine.apply(state, Move.draw("ann", "draw2"))
-    assert engine.state_summary(state)["step"] == "act"
-    data = engine.to_json(state)
-    assert engine.to_json(engine.from_json(data)) == data
+    glory.apply(state, Move.draw("ann", "draw1"))
+    data = glory.to_json(state)
+    assert glory.to_json(glory.from_json(data)) == data
+    glory.apply(state, Move.draw("ann", "draw2"))
+    assert glory.state_summary(state)["step"] == "act"
+    data = glory.to_json(state)
+    assert glory.to_json(glory.from_json(data)) == data
 
 
 @pytest.mark.parametrize(("n", "v1", "v2"), CONFIGS)
@@ -283,9 +283,9 @@ def test_full_random_games(n: int, v1: bool, v2: bool) -> None:
         if rng.random() < 0.05:
             move = Move.set_preference(rng.choice(state.players), rng.choice(PREFERENCES))
         else:
-            move = rng.choice(engine.legal_moves(state))
+            move = rng.choice(glory.legal_moves(state))
         phase = (state.round, state.status)
-        engine.apply(state, move)
+        glory.apply(state, move)
         moves.append(move)
         rounds_seen.add(state.round)
         replay = len(moves) % 8 == 0 or phase != (state.round, state.status) or state.is_finished

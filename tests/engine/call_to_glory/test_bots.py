@@ -6,7 +6,7 @@ from itertools import product
 
 import pytest
 
-from engine import HeuristicBot, Options, RandomBot, apply, legal_moves, new_game, to_json
+from engine.call_to_glory import GAME, HeuristicBot, Options, RandomBot, apply, legal_moves, new_game, to_json
 from engine.cli import play_game
 from tests.conftest import arrange, game
 
@@ -26,7 +26,7 @@ def test_bots_only_choose_legal_moves(n: int, tasks: bool, ninja: bool) -> None:
 
 def test_heuristic_bot_is_deterministic() -> None:
     def final(seed: int) -> dict[str, object]:
-        state = play_game(["a", "b", "c"], Options(ninja_power=True), seed, [HeuristicBot()] * 3)
+        state = play_game(GAME, ["a", "b", "c"], Options(ninja_power=True).to_json(), seed, [HeuristicBot()] * 3)
         return to_json(state)
 
     assert final(5) == final(5)
@@ -39,7 +39,9 @@ def test_heuristic_beats_random_bots() -> None:
         seat = g % 3
         bots: list[HeuristicBot | RandomBot] = [RandomBot(g * 3 + i) for i in range(3)]
         bots[seat] = HeuristicBot()
-        state = play_game(["a", "b", "c"], Options(imperial_tasks=g % 2 == 0, ninja_power=True), g, bots)
+        state = play_game(
+            GAME, ["a", "b", "c"], Options(imperial_tasks=g % 2 == 0, ninja_power=True).to_json(), g, bots
+        )
         wins += seat in state.winners
     assert wins >= 0.8 * games
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import IllegalMove, State, apply, can_apply, legal_moves, state_summary
+from engine.call_to_glory import IllegalMove, State, apply, can_apply, legal_moves, state_summary
 from tests.conftest import arrange, card_total, game, move, play
 
 FILL1 = "emperor"

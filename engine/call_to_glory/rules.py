@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Final
 
+from ..errors import IllegalMove
 from .cards import DISCARD1, DISCARD2, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TASK_DECKS, TYPES, VALUES
-from .errors import IllegalMove
 from .moves import Move
 from .state import ACT, DRAW, FINISHED, PLAYING, REVEALING, State, setup_round
 

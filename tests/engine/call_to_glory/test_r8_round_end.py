@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from engine import (
+from engine.call_to_glory import (
     IllegalMove,
     Move,
     Options,

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 import pytest
 
-from engine import Options, State, new_game, state_summary
+from engine.call_to_glory import Options, State, new_game, state_summary
 from tests.conftest import arrange
-from tests.engine.turn_helpers import PLAYERS, finish_round, refused, take_turn
+from tests.engine.call_to_glory.turn_helpers import PLAYERS, finish_round, refused, take_turn
 
 Tables = Mapping[str, Mapping[str, int]]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Move, can_apply, legal_moves, state_summary
+from engine.call_to_glory import Move, can_apply, legal_moves, state_summary
 from tests.conftest import card_total, play
-from tests.engine.turn_helpers import at_act, refused
+from tests.engine.call_to_glory.turn_helpers import at_act, refused
 
 # (discard piles before, piles a discarded card may go on)
 SITUATIONS = [

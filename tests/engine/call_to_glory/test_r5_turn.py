@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from engine import TYPES, State, legal_moves, state_summary
+from engine.call_to_glory import TYPES, State, legal_moves, state_summary
 from tests.conftest import arrange, card_total, game, play
-from tests.engine.turn_helpers import PLAYERS, at_act, drain_draw2, refused
+from tests.engine.call_to_glory.turn_helpers import PLAYERS, at_act, drain_draw2, refused
 
 FARMERS = [["farmer"] * 3]
 

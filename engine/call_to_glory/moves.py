@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..errors import FormatError
 from .cards import PILE_INDEX, PILES, PREFERENCES, TASK_DECKS, TYPE_INDEX, TYPES
-from .errors import FormatError
 
 KINDS: Final = ("draw", "lay", "discard", "ninja", "reveal_task", "preference")
 _FIELDS: Final = {

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from engine import TYPES, VALUES, Options, State, new_game, state_summary
+from engine.call_to_glory import TYPES, VALUES, Options, State, new_game, state_summary
 from tests.conftest import arrange, card_total, deck, game, play
-from tests.engine.turn_helpers import PLAYERS, drain_draw2, finish_round, take_turn
+from tests.engine.call_to_glory.turn_helpers import PLAYERS, drain_draw2, finish_round, take_turn
 
 HANDS = (["emperor"] * 3, ["empress", "empress", "daimyo"], ["shogun", "monk", "monk"], ["farmer", "envoy", "ninja"])
 SIZES = {2: [52, 52], 3: [51, 50], 4: [49, 49]}

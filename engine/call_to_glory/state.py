@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from ..errors import FormatError
+from ..rng import shuffled
 from .cards import (
     DECK_SIZE,
     DEFAULT_TASK_TABLE,
@@ -19,8 +21,6 @@ from .cards import (
     TYPES,
     VALUES,
 )
-from .errors import FormatError
-from .rng import shuffled
 
 PLAYING: Final = "playing"
 REVEALING: Final = "revealing"

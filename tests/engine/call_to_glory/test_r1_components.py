@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
-from engine import TYPES, VALUES, FormatError, can_apply, legal_moves, new_game, state_summary
+from engine.call_to_glory import TYPES, VALUES, FormatError, can_apply, legal_moves, new_game, state_summary
 from tests.conftest import card_total, deck, move
-from tests.engine.turn_helpers import PLAYERS, at_act
+from tests.engine.call_to_glory.turn_helpers import PLAYERS, at_act
 
 # The table of R1, written out independently of engine/cards.py.
 R1_VALUES = {

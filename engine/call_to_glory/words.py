@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from engine import mask_event
+from .view import mask_event
 
 PILE_WORDS = {
     "draw1": "draw pile 1",
@@ -162,7 +161,7 @@ class LogEntry:
     player: str
     source: str
     events: Sequence[dict[str, Any]]
-    at: datetime | None = None
+    at: Any = None
 
 
 @dataclass
@@ -197,7 +196,7 @@ TURN_ACTIONS = ("draw", "lay", "discard", "ninja", "reveal_task")
 TURN_ENDS = ("lay", "discard", "reveal_task")
 
 
-def narrative(entries: Iterable[LogEntry], viewer: str | None, notes: Iterable[tuple[datetime, str]] = ()) -> list[str]:
+def narrative(entries: Iterable[LogEntry], viewer: str | None, notes: Iterable[tuple[Any, str]] = ()) -> list[str]:
     """What happened, in plain words as ``viewer`` may read it (face-down draws of others masked).
 
     One sentence per turn (a part of a turn that a bot played because time ran out, or

@@ -1,0 +1,224 @@
+"""Call to Glory through the game protocol (engine/protocol.py): the object registered as ``call-to-glory``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from ..errors import FormatError, OptionsError
+from ..protocol import Bot, Decision, Event, LogEntry, Milestone, OptionField, Result
+from . import bots, codec, record, rules, view, words
+from .cards import TASK_DECKS
+from .moves import Move
+from .state import FINISHED, REVEALING, Options, State, check_players, new_game
+
+_REVEAL: Final = "Reveal a task card"
+_DRAW: Final = {2: "Draw a card (2 of 2 left)", 1: "Draw a card (1 of 2 left)"}
+_ACT: Final = "Lay a set or discard a card"
+_OPTION_KEYS: Final = ("rounds", "imperial_tasks", "ninja_power", "first_player", "task_decks")
+
+
+class _Bot:
+    """A Call to Glory bot behind the protocol's ``choose(state, player)``."""
+
+    def __init__(self, bot: bots.Bot) -> None:
+        self.bot = bot
+
+    def choose(self, state: State, player: str) -> Move:
+        """The bot's move for ``player``, who must be the one to act."""
+        if state.current_player != player:
+            raise ValueError(f"{player} has no decision to make now")
+        return self.bot.choose(state, player)
+
+
+def _random_bot(seed: int) -> _Bot:
+    return _Bot(bots.RandomBot(seed))
+
+
+def _heuristic_bot(_seed: int) -> _Bot:
+    return _Bot(bots.HeuristicBot())
+
+
+class CallToGlory:
+    """Call to Glory (RULES.md) for 2 to 4 players."""
+
+    key = "call-to-glory"
+    title = "Call to Glory"
+    record_format = record.RECORD_FORMAT
+    min_players = 2
+    max_players = 4
+    option_fields: Sequence[OptionField] = (
+        OptionField(
+            "rounds",
+            "Rounds",
+            "choice",
+            None,
+            (("", "Standard: 4, or 3 with Imperial Tasks"), *((str(n), str(n)) for n in range(1, 5))),
+        ),
+        OptionField("imperial_tasks", "Imperial Tasks (V1)", "bool", False),
+        OptionField("ninja_power", "The power of the Ninja (V2)", "bool", False),
+    )
+    bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
+
+    # Rules -----------------------------------------------------------------------------------------
+
+    def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """The options of a record or a form, checked for these players (R2), defaults resolved."""
+        if not isinstance(data, Mapping):
+            raise OptionsError({"": "the options must be an object"})
+        errors: dict[str, str] = {}
+        for key in data:
+            if key not in _OPTION_KEYS:
+                errors[str(key)] = f"unknown option {key!r}"
+        try:
+            options = Options.from_json(dict(data))
+        except FormatError as exc:
+            raise OptionsError({**errors, "options": str(exc)}) from None
+        if errors:
+            raise OptionsError(errors)
+        try:
+            names = check_players(players)
+            state = new_game(names, options, seed=0)
+        except FormatError as exc:
+            message = str(exc)
+            field = next((k for k in _OPTION_KEYS if k in message), "players")
+            raise OptionsError({field: message}) from None
+        return state.options.to_json()
+
+    def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
+        """Each variant on and off, with the standard number of rounds."""
+        return [{"imperial_tasks": v1, "ninja_power": v2} for v1 in (False, True) for v2 in (False, True)]
+
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
+        """A new game (R2, R3)."""
+        return new_game(players, Options.from_json(dict(options)), seed=seed)
+
+    def to_json(self, state: State) -> dict[str, Any]:
+        """The whole state (hidden cards included)."""
+        return codec.to_json(state)
+
+    def from_json(self, data: Any) -> State:
+        """A state written by ``to_json``."""
+        return codec.from_json(data)
+
+    def clone(self, state: State) -> State:
+        """An independent copy."""
+        return state.clone()
+
+    def waiting_for(self, state: State) -> dict[str, Decision]:
+        """The one player who must act: a decision per move (``ply``), one wait per turn or task reveal."""
+        status = state.status
+        if status == FINISHED:
+            return {}
+        prompt = _REVEAL if status == REVEALING else _DRAW[state.draws_left] if state.step == "draw" else _ACT
+        wait = f"{status[0]}{state.round}.{state.turn}"
+        return {state.players[state.current]: Decision(str(state.ply), prompt, wait)}
+
+    def legal_moves(self, state: State, player: str) -> list[Move]:
+        """The legal moves of ``player`` (none unless they must act; preference changes are not listed)."""
+        if state.status == FINISHED or state.players[state.current] != player:
+            return []
+        return rules.legal_moves(state)
+
+    def parse_move(self, player: str, data: Any) -> Move:
+        """A move from a record entry or a form."""
+        if not isinstance(data, Mapping):
+            raise FormatError("a move must be a JSON object")
+        return Move.from_json({**data, "player": player})
+
+    def apply(self, state: State, move: Move, events: list[Event] | None = None) -> None:
+        """Apply a move in place (``IllegalMove`` changes nothing)."""
+        rules.apply(state, move, events)
+
+    def player_view(self, state: State, player: str, log: Sequence[Event] | None = None) -> dict[str, Any]:
+        """What ``player`` may see (R11)."""
+        return view.player_view(state, player, log)
+
+    def summary(self, state: State) -> dict[str, Any]:
+        """The state of GAME_RECORD.md."""
+        return view.state_summary(state)
+
+    def result(self, state: State) -> Result | None:
+        """Totals best first (ties in seat order), and the winners of R10."""
+        if state.status != FINISHED:
+            return None
+        order = sorted(range(state.n), key=lambda p: -state.totals[p])
+        return Result(
+            ranking=tuple(state.players[p] for p in order),
+            scores=dict(zip(state.players, state.totals, strict=True)),
+            winners=tuple(state.players[w] for w in state.winners),
+        )
+
+    def milestones(self, before: State, after: State) -> list[Milestone]:
+        """Each round scored in between (with its score sheet), and the end of the game."""
+        out = []
+        details = view.round_details(after) if len(after.round_scores) > len(before.round_scores) else []
+        for number in range(len(before.round_scores) + 1, len(after.round_scores) + 1):
+            out.append(Milestone("round_scored", f"Round {number} scores", number, details[number - 1]))
+        if after.status == FINISHED and before.status != FINISHED:
+            out.append(Milestone("game_over", "Game over"))
+        return out
+
+    # Words -----------------------------------------------------------------------------------------
+
+    def describe(self, event: Event, viewer: str | None) -> str:
+        """One event in plain words."""
+        return words.describe_event(event, viewer)
+
+    def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
+        """Logged moves in plain words, one sentence per turn."""
+        return words.narrative((words.LogEntry(e.player, e.source, e.events) for e in entries), viewer)
+
+    def describe_move(self, move: Mapping[str, Any]) -> str:
+        """A move as an instruction."""
+        return words.describe_move(dict(move))
+
+    # Records ---------------------------------------------------------------------------------------
+
+    def record(self, start: State, moves: Sequence[Move]) -> dict[str, Any]:
+        """The ``call-to-glory/1`` record of a game started as ``start``."""
+        return record.record_of(start, moves).to_json()
+
+    def replay(self, data: Any) -> tuple[State, State, list[Move]]:
+        """Replay a decoded record."""
+        played, final = record.replay(data)
+        return played.start(), final, played.moves
+
+    def reshuffle_hidden(self, state: State, viewer: str, seed: int) -> State:
+        """A copy in which the other players' hands and the draw piles are dealt anew from their cards, and the
+        other players' unrevealed task cards are swapped with the tasks left out of the game (R11)."""
+        copy = state.clone()
+        me = copy.index[viewer]
+        rng = random.Random(seed)
+        others = [p for p in range(copy.n) if p != me]
+        pool = [t for p in others for t, c in enumerate(copy.hands[p]) for _ in range(c)]
+        pool += [t for pile in copy.draw_piles for t in pile]
+        rng.shuffle(pool)
+        for p in others:
+            size = sum(copy.hands[p])
+            hand = [0] * len(copy.hands[p])
+            for t in pool[:size]:
+                hand[t] += 1
+            del pool[:size]
+            copy.hands[p] = hand
+        for pile in copy.draw_piles:
+            size = len(pile)
+            pile[:] = pool[:size]
+            del pool[:size]
+        if copy.tasks:
+            for deck in TASK_DECKS:
+                spare = list(copy.task_table[deck])  # the deck's cards the viewer cannot place
+                if deck in copy.tasks[me]:
+                    spare.remove(copy.tasks[me][deck])
+                for _p, d, t, _round in copy.revealed:
+                    if d == deck:
+                        spare.remove(t)
+                rng.shuffle(spare)
+                held = [p for p in others if deck in copy.tasks[p]]
+                for p, t in zip(held, spare, strict=False):
+                    copy.tasks[p][deck] = t
+        return copy
+
+
+GAME: Final = CallToGlory()

@@ -1,0 +1,201 @@
+"""The game protocol: everything the server and the tools know of a game.
+
+A game is a package under ``engine/`` with one object that satisfies ``Game`` below, registered in
+``engine.GAMES`` under its key. The server, ``python -m engine`` and the conformance tests drive every
+game through these names only; nothing outside the game's package names a card, a pile or a round.
+
+The state is the game's own (mutable) object: ``apply`` changes it in place, ``clone`` copies it,
+``to_json``/``from_json`` store it (all hidden information included: keep it private) and
+``player_view`` is the only projection that may be shown to a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol, runtime_checkable
+
+Event = dict[str, Any]
+"""Something that happened, as a JSON-ready object (``{"event": "draw", "player": "ann", …}``)."""
+
+
+class Decision(NamedTuple):
+    """An open decision of one player.
+
+    ``id`` stays the same until that player makes the decision (a move link is bound to it);
+    ``prompt`` says in a few words what is asked; ``wait`` names what the player is waited on for:
+    reminders and deadlines run per wait, so several decisions in a row of one turn can share one
+    (a game without such turns gives its ``id``).
+    """
+
+    id: str
+    prompt: str
+    wait: str
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game: players best first with their scores, and the winners (several on a shared victory)."""
+
+    ranking: tuple[str, ...]
+    scores: Mapping[str, int]
+    winners: tuple[str, ...]
+
+    @property
+    def shared(self) -> bool:
+        """True when several players share the victory."""
+        return len(self.winners) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class Milestone:
+    """A point of a game worth an email of its own: a round scored, an act over, the game over.
+
+    ``kind`` is the game's word for it (the server only knows ``"game_over"``), ``number`` which one
+    (round 2), ``title`` a short English heading and ``data`` what the game's templates show for it.
+    """
+
+    kind: str
+    title: str
+    number: int | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionField:
+    """One option of a game, as a form shows it: ``kind`` is ``bool``, ``choice``, ``int`` or ``text``."""
+
+    name: str
+    label: str
+    kind: str
+    default: Any = None
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One logged move as a narrative reads it: who made it, how (the log's source) and its events."""
+
+    player: str
+    source: str
+    events: Sequence[Event]
+
+
+@runtime_checkable
+class Move(Protocol):
+    """A move of one player; ``to_json`` gives it as a record entry."""
+
+    @property
+    def player(self) -> str:
+        """The player who makes the move."""
+        ...
+
+    def to_json(self) -> dict[str, Any]:
+        """The move as a record entry: ``{"player": …, "do": …, <fields>}``."""
+        ...
+
+
+class Bot(Protocol):
+    """Anything that makes a player's open decision."""
+
+    def choose(self, state: Any, player: str) -> Any:
+        """One of ``legal_moves(state, player)``."""
+        ...
+
+
+class Game(Protocol):
+    """What every game provides (see the module docstring)."""
+
+    key: str
+    """The registry key and record namespace: ``"call-to-glory"``."""
+    title: str
+    record_format: str
+    """The ``format`` of its game records: ``"call-to-glory/1"``."""
+    min_players: int
+    max_players: int
+    option_fields: Sequence[OptionField]
+    bots: Mapping[str, Callable[[int], Bot]]
+    """Bot kinds by name; each is built from a seed (bots that need none ignore it)."""
+
+    def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """Check options (a record's or a form's) for these players: the options with defaults resolved, or
+        ``OptionsError`` with a message per option."""
+        ...
+
+    def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
+        """Every combination of options worth playing through for these players (for the conformance tests)."""
+        ...
+
+    def new_game(self, players: Sequence[str], options: Mapping[str, Any], seed: int) -> Any:
+        """A new game; ``FormatError`` (or ``OptionsError``) for players or options it cannot start with."""
+        ...
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """The whole state, hidden information included."""
+        ...
+
+    def from_json(self, data: Any) -> Any:
+        """A state written by ``to_json``; ``FormatError`` for anything inconsistent."""
+        ...
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy."""
+        ...
+
+    def waiting_for(self, state: Any) -> dict[str, Decision]:
+        """The open decisions by player (several at once for simultaneous choices); empty once the game is over."""
+        ...
+
+    def legal_moves(self, state: Any, player: str) -> list[Any]:
+        """Every move ``player`` may make now to decide (empty when they have no open decision)."""
+        ...
+
+    def parse_move(self, player: str, data: Any) -> Any:
+        """A move of ``player`` from a record entry or a form (its ``player`` key is ignored); ``FormatError``."""
+        ...
+
+    def apply(self, state: Any, move: Any, events: list[Event] | None = None) -> None:
+        """Apply a move in place, appending what happened to ``events``; ``IllegalMove`` changes nothing."""
+        ...
+
+    def player_view(self, state: Any, player: str, log: Sequence[Event] | None = None) -> dict[str, Any]:
+        """What ``player`` may see; with ``log`` (events of ``apply``), those events as they may see them."""
+        ...
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        """The state as the game's record format documents it (what ``python -m engine replay`` prints)."""
+        ...
+
+    def result(self, state: Any) -> Result | None:
+        """Ranking, scores and winners of a finished game; None while it is played."""
+        ...
+
+    def milestones(self, before: Any, after: Any) -> list[Milestone]:
+        """The milestones reached between two states of one game (``before`` is a clone taken before moves)."""
+        ...
+
+    def describe(self, event: Event, viewer: str | None) -> str:
+        """One event (as ``viewer`` may see it) in plain words."""
+        ...
+
+    def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
+        """A run of logged moves in plain words as ``viewer`` may read them (one sentence per turn or event)."""
+        ...
+
+    def describe_move(self, move: Mapping[str, Any]) -> str:
+        """A move (a record entry without its player) as a short instruction: "Draw from draw pile 1"."""
+        ...
+
+    def record(self, start: Any, moves: Sequence[Any]) -> dict[str, Any]:
+        """The game record (JSON) of a game started as ``start`` with ``moves``."""
+        ...
+
+    def replay(self, data: Any) -> tuple[Any, Any, list[Any]]:
+        """Replay a decoded record: (start state, final state, moves); ``RecordError`` for any problem."""
+        ...
+
+    def reshuffle_hidden(self, state: Any, viewer: str, seed: int) -> Any:
+        """A copy of ``state`` in which everything hidden from ``viewer`` is dealt anew (for the tests that
+        check that ``player_view`` shows nothing hidden: the view must not change)."""
+        ...

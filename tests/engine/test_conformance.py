@@ -1,0 +1,184 @@
+"""The conformance suite: every game in ``engine.GAMES`` keeps the protocol's promises (engine/protocol.py).
+
+Random playthroughs to the end for every player count and combination of options, checking at each step:
+``legal_moves`` is exactly what ``apply`` accepts (with illegal samples), an illegal move changes nothing,
+``Decision.id`` changes exactly when that decision is made, the JSON round trip, views that do not change
+when what is hidden from their player is dealt anew, and at the end a result and a record that replays to
+the same state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from engine import Decision, FormatError, Game, IllegalMove, OptionsError, RecordError
+from engine.protocol import LogEntry
+
+GAMES = sorted(engine.GAMES)
+MAX_STEPS = 5000
+
+
+def _cases() -> list[Any]:
+    cases = []
+    for key in GAMES:
+        game = engine.GAMES[key]
+        for n in range(game.min_players, game.max_players + 1):
+            players = [f"p{i}" for i in range(1, n + 1)]
+            for k, options in enumerate(game.variants(players)):
+                cases.append(pytest.param(key, players, options, id=f"{key}-{n}p-{k}"))
+    return cases
+
+
+def _waiting(game: Game, state: Any) -> dict[str, Decision]:
+    waiting = game.waiting_for(state)
+    for player, decision in waiting.items():
+        assert isinstance(decision, Decision) and decision.id and decision.prompt and decision.wait
+        assert game.legal_moves(state, player), f"{player} waits on {decision} with no legal move"
+    return waiting
+
+
+def _check_step(game: Game, state: Any, players: list[str], pool: list[dict[str, Any]], rng: random.Random) -> None:
+    """``legal_moves`` equals what ``apply`` accepts, for moves seen before; refused moves change nothing."""
+    before = game.to_json(state)
+    for player in players:
+        legal = {json.dumps(m.to_json(), sort_keys=True) for m in game.legal_moves(state, player)}
+        for data in rng.sample(pool, min(6, len(pool))):
+            try:
+                move = game.parse_move(player, data)
+            except FormatError:
+                continue
+            key = json.dumps(move.to_json(), sort_keys=True)
+            trial = game.clone(state)
+            try:
+                game.apply(trial, move)
+                accepted = True
+            except IllegalMove as exc:
+                accepted = False
+                assert exc.rule and exc.message
+                assert game.to_json(trial) == before, "an illegal move changed the state"
+            if player in game.waiting_for(state):
+                assert accepted == (key in legal), (player, data, accepted)
+            else:
+                assert key not in legal
+    assert game.to_json(state) == before
+
+
+def _check_views(game: Game, state: Any, players: list[str], seed: int) -> None:
+    for viewer in players:
+        view = game.player_view(state, viewer)
+        json.dumps(view)
+        other = game.reshuffle_hidden(state, viewer, seed)
+        assert game.player_view(other, viewer) == view, f"{viewer}'s view shows something hidden from them"
+
+
+@pytest.mark.parametrize(("key", "players", "options"), _cases())
+def test_random_playthrough(key: str, players: list[str], options: dict[str, Any]) -> None:
+    game = engine.GAMES[key]
+    rng = random.Random(f"{key}{len(players)}{sorted(options.items())}")
+    options = game.parse_options(options, players)
+    start = game.new_game(players, options, seed=rng.randrange(10**9))
+    state = game.clone(start)
+    data = game.to_json(state)
+    assert game.to_json(game.from_json(json.loads(json.dumps(data)))) == data
+    moves: list[Any] = []
+    pool: list[dict[str, Any]] = []
+    log: list[dict[str, Any]] = []
+    for step in range(MAX_STEPS):
+        waiting = _waiting(game, state)
+        if not waiting:
+            break
+        assert game.result(state) is None
+        legal_now = [m for p in waiting for m in game.legal_moves(state, p)]
+        pool += [
+            {k: v for k, v in m.to_json().items() if k != "player"}
+            for m in rng.sample(legal_now, min(3, len(legal_now)))
+        ]
+        pool = pool[-40:]
+        if step % 7 == 0:
+            _check_step(game, state, players, pool, rng)
+            _check_views(game, state, players, step)
+        player = rng.choice(sorted(waiting))
+        move = rng.choice(game.legal_moves(state, player))
+        before = game.clone(state)
+        events: list[dict[str, Any]] = []
+        game.apply(state, move, events)
+        log += events
+        moves.append(move)
+        after = game.waiting_for(state)
+        if player in after:
+            assert after[player].id != waiting[player].id, "a decision was made but its id stayed"
+        for other, decision in waiting.items():
+            if other != player and other in after:
+                assert after[other].id == decision.id, f"{other}'s decision changed though {player} moved"
+        for milestone in game.milestones(before, state):
+            assert milestone.kind and milestone.title
+        if step % 11 == 0:
+            data = game.to_json(state)
+            assert game.to_json(game.from_json(json.loads(json.dumps(data)))) == data
+    else:
+        pytest.fail(f"no end after {MAX_STEPS} moves")
+    result = game.result(state)
+    assert result is not None and set(result.ranking) == set(players) and result.winners
+    assert set(result.winners) <= set(players) and set(result.scores) == set(players)
+    assert not any(game.legal_moves(state, p) for p in players)
+    record = json.loads(json.dumps(game.record(start, moves)))
+    assert record["format"] == game.record_format
+    replayed_start, replayed, replayed_moves = game.replay(record)
+    assert game.to_json(replayed_start) == game.to_json(start)
+    assert game.to_json(replayed) == game.to_json(state)
+    assert [m.to_json() for m in replayed_moves] == [m.to_json() for m in moves]
+    for viewer in players:
+        view = game.player_view(state, viewer, log=log)
+        assert len(view["log"]) == len(log)
+        lines = game.narrate([LogEntry(viewer, "link", view["log"])], viewer)
+        assert all(isinstance(line, str) and line for line in lines)
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_bots_make_only_legal_moves(key: str) -> None:
+    game = engine.GAMES[key]
+    players = [f"p{i}" for i in range(1, game.max_players + 1)]
+    for name, make in game.bots.items():
+        state = game.new_game(players, {}, seed=3)
+        bot = make(5)
+        for _ in range(MAX_STEPS):
+            waiting = game.waiting_for(state)
+            if not waiting:
+                break
+            player = sorted(waiting)[0]
+            move = bot.choose(state, player)
+            assert move.to_json() in [m.to_json() for m in game.legal_moves(state, player)], name
+            game.apply(state, move)
+        assert game.result(state) is not None, f"the {name} bot did not finish a game"
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_identity_and_bad_input(key: str) -> None:
+    game = engine.GAMES[key]
+    assert engine.GAMES[game.key] is game and engine.game_of_format(game.record_format) is game
+    assert 1 <= game.min_players <= game.max_players
+    assert {"heuristic", "random"} <= set(game.bots)
+    players = [f"p{i}" for i in range(1, game.min_players + 1)]
+    with pytest.raises(OptionsError) as caught:
+        game.parse_options({"no such option": 1}, players)
+    assert "no such option" in caught.value.errors
+    with pytest.raises(FormatError):
+        game.new_game(["p1"] * max(2, game.min_players), {}, seed=1)
+    with pytest.raises(FormatError):
+        game.new_game([f"p{i}" for i in range(game.max_players + 1)], {}, seed=1)
+    for bad in (None, [], "x", {"do": None}, {"do": "no such move"}):
+        with pytest.raises(FormatError):
+            game.parse_move(players[0], bad)
+    for bad in (None, [], {"format": game.record_format}, {"format": game.record_format, "players": 3}):
+        with pytest.raises(RecordError):
+            game.replay(bad)
+    with pytest.raises(FormatError):
+        game.from_json({"format": "something else"})
+    state = game.new_game(players, {}, seed=1)
+    with pytest.raises(FormatError):
+        game.player_view(state, "nobody")
