@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,3 +76,15 @@ def test_readme_python_examples_run() -> None:
     assert blocks, "the README shows how to use the engine"
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
+
+
+def test_documentation_links_resolve() -> None:
+    """The README and docs/ link only to files of the project (never to the team's shared notes)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for page in pages:
+        text = page.read_text()
+        assert "../shared" not in text, page
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if "://" in target:
+                continue
+            assert (page.parent / target).exists(), f"{page.name} links to {target}, which is not there"
