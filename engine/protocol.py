@@ -82,6 +82,36 @@ class LogEntry:
     events: Sequence[Event]
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A move offered to a player: the move (a record entry without its player), the button's label, what it
+    will do (``note``) and a style hint for the page (``style``, such as the card's kind)."""
+
+    move: Mapping[str, Any]
+    label: str
+    note: str = ""
+    style: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """Something the player cannot do now, with the reason in plain words and the rule that says so."""
+
+    label: str
+    reason: str
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceGroup:
+    """The choices of one kind (draws, lays …) under a heading, with those closed to the player and why."""
+
+    key: str
+    title: str
+    choices: tuple[Choice, ...] = ()
+    closed: tuple[Closed, ...] = ()
+
+
 @runtime_checkable
 class Move(Protocol):
     """A move of one player; ``to_json`` gives it as a record entry."""
@@ -181,6 +211,11 @@ class Game(Protocol):
 
     def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
         """A run of logged moves in plain words as ``viewer`` may read them (one sentence per turn or event)."""
+        ...
+
+    def choices(self, state: Any, player: str) -> list[ChoiceGroup]:
+        """The player's legal moves grouped for buttons, each exactly once, with labels, what each does, and what
+        is closed to them and why (empty when they have no open decision)."""
         ...
 
     def describe_move(self, move: Mapping[str, Any]) -> str:

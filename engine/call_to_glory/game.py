@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
-from ..protocol import Bot, Decision, Event, LogEntry, Milestone, OptionField, Result
-from . import bots, codec, record, rules, view, words
+from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
+from . import bots, codec, present, record, rules, view, words
 from .cards import TASK_DECKS
 from .moves import Move
 from .state import FINISHED, REVEALING, Options, State, check_players, new_game
@@ -169,6 +169,10 @@ class CallToGlory:
     def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
         """Logged moves in plain words, one sentence per turn."""
         return words.narrative((words.LogEntry(e.player, e.source, e.events) for e in entries), viewer)
+
+    def choices(self, state: State, player: str) -> list[ChoiceGroup]:
+        """The player's moves grouped for buttons, with what each does and why others are closed."""
+        return present.choices(state, player)
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""

@@ -184,7 +184,7 @@ def _check(state: State, move: Move) -> int:
     if do == "discard":
         if not held:
             raise IllegalMove("R5.3", f"you hold no {_name(t)}")
-        if move.pile is not None and move.pile_id != _discard_target(state, move.pile_id):
+        if move.pile is not None and move.pile_id != discard_target(state, move.pile_id):
             if not state.discard_piles[0] and not state.discard_piles[1]:
                 raise IllegalMove("R6", "both discard piles are empty: the first card goes on discard pile 1")
             empty = "discard pile 1" if not state.discard_piles[0] else "discard pile 2"
@@ -206,7 +206,7 @@ def _check(state: State, move: Move) -> int:
     return p
 
 
-def _discard_target(state: State, wish: int) -> int:
+def discard_target(state: State, wish: int) -> int:
     """The discard pile R6 sends cards to, given the wish where there is a choice."""
     d1, d2 = state.discard_piles
     if not d1:
@@ -216,7 +216,7 @@ def _discard_target(state: State, wish: int) -> int:
     return wish
 
 
-def _preferred_pile(state: State, owner: int) -> int:
+def preferred_pile(state: State, owner: int) -> int:
     """The pile a displaced set or removed card of ``owner`` goes to (R6, R7)."""
     d1, d2 = state.discard_piles
     if not d1:
@@ -247,7 +247,7 @@ def _draw(state: State, p: int, i: int, events: Events | None) -> None:
 
 def _discard(state: State, p: int, move: Move, events: Events | None) -> None:
     t = move.type_id
-    i = _discard_target(state, move.pile_id)
+    i = discard_target(state, move.pile_id)
     state.hands[p][t] -= 1
     state.discard_piles[i - 2].append(t)
     if events is not None:
@@ -263,7 +263,7 @@ def _lay(state: State, p: int, move: Move, events: Events | None) -> None:
     if o >= 0:
         size = state.tables[o][t]
         state.tables[o][t] = 0
-        i = _preferred_pile(state, o)
+        i = preferred_pile(state, o)
         state.discard_piles[i - 2].extend([t] * size)
         beaten = {"player": state.players[o], "count": size, "pile": PILES[i]}
     else:
@@ -298,7 +298,7 @@ def _ninja(state: State, p: int, move: Move, events: Events | None) -> None:
     if not row[t]:
         state.owner[t] = -1
         state.on_table -= 1
-    i = _preferred_pile(state, q)
+    i = preferred_pile(state, q)
     state.discard_piles[i - 2].append(t)
     state.ninjas[p] -= 1
     state.ninja_supply += 1

@@ -34,7 +34,9 @@ def card(type_: str, count: int = 1) -> str:
 
 
 def plural(name: str) -> str:
-    """'Farmers', 'Empresses'."""
+    """'Farmers', 'Empresses'; Samurai and Daimyo stay as they are."""
+    if name in ("Samurai", "Daimyo"):
+        return name
     return f"{name}es" if name.endswith("s") else f"{name}s"
 
 

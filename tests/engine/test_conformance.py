@@ -42,6 +42,20 @@ def _waiting(game: Game, state: Any) -> dict[str, Decision]:
     return waiting
 
 
+def _check_choices(game: Game, state: Any, players: list[str]) -> None:
+    """Every legal move is offered exactly once, with a label; nothing else is offered."""
+    for player in players:
+        legal = sorted(json.dumps(m.to_json(), sort_keys=True) for m in game.legal_moves(state, player))
+        offered = []
+        for group in game.choices(state, player):
+            assert group.key and group.title
+            for choice in group.choices:
+                assert choice.label
+                offered.append(json.dumps(game.parse_move(player, dict(choice.move)).to_json(), sort_keys=True))
+            assert all(c.label and c.reason for c in group.closed)
+        assert sorted(offered) == legal, player
+
+
 def _check_step(game: Game, state: Any, players: list[str], pool: list[dict[str, Any]], rng: random.Random) -> None:
     """``legal_moves`` equals what ``apply`` accepts, for moves seen before; refused moves change nothing."""
     before = game.to_json(state)
@@ -101,6 +115,7 @@ def test_random_playthrough(key: str, players: list[str], options: dict[str, Any
         pool = pool[-40:]
         if step % 7 == 0:
             _check_step(game, state, players, pool, rng)
+            _check_choices(game, state, players)
             _check_views(game, state, players, step)
         player = rng.choice(sorted(waiting))
         move = rng.choice(game.legal_moves(state, player))

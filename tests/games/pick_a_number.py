@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import FormatError, IllegalMove, OptionsError, RecordError
-from engine.protocol import Bot, Decision, Event, LogEntry, Milestone, OptionField, Result
+from engine.protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
 
 FORMAT = "pick-a-number/1"
 STATE_FORMAT = "pick-a-number-state/1"
@@ -280,6 +280,14 @@ class PickANumber:
                 masked = event.get("event") == "picked" and event.get("player") != viewer
                 out.append(self.describe({**event, "number": None} if masked else event, viewer))
         return out
+
+    def choices(self, state: State, player: str) -> list[ChoiceGroup]:
+        """One button per number."""
+        moves = self.legal_moves(state, player)
+        if not moves:
+            return []
+        offered = tuple(Choice({"do": "pick", "number": m.number}, f"Pick {m.number}") for m in moves)
+        return [ChoiceGroup("pick", f"Pick a number from 1 to {state.highest}", offered)]
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """'Pick 3'."""
