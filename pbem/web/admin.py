@@ -43,18 +43,18 @@ LOGIN_KEY = "admin-login"
 class LoginUser(UserMixin):  # type: ignore[misc]
     """The logged-in organiser as Flask-Login keeps them: the actor the services record, and the session's id."""
 
-    def __init__(self, user: AdminUser) -> None:
+    def __init__(self, user: AdminUser, session_value: str) -> None:
         self.actor = admin.actor_of(user)
-        self.session_value = admin.session_id(user)
+        self.session_value = session_value
 
     def get_id(self) -> str:
-        """What the session stores (a new password invalidates it)."""
+        """What the login cookie stores: the server-side session it names (logging out revokes it)."""
         return self.session_value
 
 
 def _load_user(value: str) -> LoginUser | None:
     user = admin.admin_for_session(session=db.get_session(), value=value)
-    return LoginUser(user) if user is not None else None
+    return LoginUser(user, value) if user is not None else None
 
 
 def _unauthorized(message: str = "Log in to use the admin page.") -> BaseResponse:
@@ -175,7 +175,7 @@ def login() -> Any:
     db.get_session().close()
     with db.write_session() as write:
         user = admin.authenticate(session=write, username=username, password=password)
-        login = LoginUser(user) if user is not None else None
+        login = LoginUser(user, admin.start_session(session=write, user=user)) if user is not None else None
     if login is None:
         if not strategy.test(item, key, address):
             return _too_many()
@@ -192,10 +192,28 @@ def login() -> Any:
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
-    """Log out (a POST: a link or an image cannot log anyone out)."""
+    """Log out (a POST: a link or an image cannot log anyone out); the session ends on the server too."""
+    value = current_user.get_id()
+    db.get_session().close()
+    with db.write_session() as write:
+        admin.end_session(session=write, value=value)
+    return _logged_out("You are logged out.")
+
+
+@bp.post("/logout-everywhere")
+def logout_everywhere() -> BaseResponse:
+    """End every login session of this organiser, on every device (a POST, like logging out)."""
+    me = actor()
+    db.get_session().close()
+    with db.write_session() as write:
+        ended = admin.end_all_sessions(session=write, admin_id=me.id)
+    return _logged_out(f"You are logged out everywhere ({ended} session{'s' if ended != 1 else ''} ended).")
+
+
+def _logged_out(message: str) -> BaseResponse:
     logout_user()
     session.clear()
-    flash("You are logged out.", "done")
+    flash(message, "done")
     return redirect(url_for("admin.login"), code=303)
 
 
