@@ -102,6 +102,8 @@ def check_players(players: Sequence[str]) -> tuple[str, ...]:
             raise FormatError(f"a player's name must be 1 to {MAX_NAME} characters: {name!r}")
         if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
             raise FormatError(f"a player's name may not contain control characters: {name!r}")
+        if any(unicodedata.category(c) == "Cf" for c in name):
+            raise FormatError(f"a player's name may not contain invisible or text-direction characters: {name!r}")
     if len(set(names)) != len(names):
         raise FormatError("players' names must be different")
     return names
