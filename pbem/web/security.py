@@ -34,7 +34,7 @@ def cross_site() -> bool:
 
 
 def _one_click_unsubscribe() -> bool:
-    """RFC 8058: a mail provider posts ``List-Unsubscribe=One-Click`` to a settings link; it only turns reminders off."""
+    """RFC 8058: a mail provider posts ``List-Unsubscribe=One-Click`` to a settings link (it turns reminders off)."""
     return request.path.startswith("/settings/") and request.form.get("List-Unsubscribe") == "One-Click"
 
 
