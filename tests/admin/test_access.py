@@ -267,7 +267,14 @@ def test_workers_share_the_count_through_redis(database_url: str, organiser: adm
     url = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379")
     _redis_or_skip(url)
     address = f"198.51.100.{secrets.randbelow(250) + 1}"
-    config = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "r" * 40, "RATELIMIT_STORAGE_URI": url}
+    prefix = f"test-{secrets.token_hex(4)}"  # apart from other test runs on the same Redis
+    config = {
+        "TESTING": True,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "r" * 40,
+        "RATELIMIT_STORAGE_URI": url,
+        "RATELIMIT_KEY_PREFIX": prefix,
+    }
     workers = [create_app(config), create_app(config)]
     try:
         clients = [w.test_client() for w in workers]
@@ -279,7 +286,9 @@ def test_workers_share_the_count_through_redis(database_url: str, organiser: adm
         assert_page(log_in(clients[1]), 429, "Too many login attempts")
     finally:
         limiter = workers[0].extensions["pbem_limiter"]
-        limiter.limiter.clear(parse_limit(workers[0].config["ADMIN_LOGIN_LIMIT"]), "admin-login", address)
+        limiter.limiter.clear(parse_limit(workers[0].config["ADMIN_LOGIN_LIMIT"]), prefix, "admin-login", address)
+        account = parse_limit(workers[0].config["ADMIN_LOGIN_ACCOUNT_LIMIT"])
+        limiter.limiter.clear(account, prefix, "admin-login-account", "org")
         for worker in workers:
             worker.extensions["pbem_engine"].dispose()
 
