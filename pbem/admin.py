@@ -8,7 +8,6 @@ transaction as the change it makes, so the game's log and the game never disagre
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
 import secrets
@@ -185,23 +184,47 @@ def start_session(*, session: Session, user: AdminUser, now: datetime | None = N
     return f"{user.id}.{token}"
 
 
-def _session_row(session: Session, value: Any) -> AdminSession | None:
-    """The open session row a cookie's value names, or None (malformed, unknown, revoked or another admin's)."""
+def _parse_session(value: Any) -> tuple[int, str] | None:
+    """The admin id and the token hash of a cookie's value, or None if it is malformed."""
     if not isinstance(value, str) or len(value) > 100:
         return None
     admin_id, _, token = value.partition(".")
     if not admin_id.isascii() or not admin_id.isdigit() or len(admin_id) > 12 or not token:
         return None
-    row = session.exec(select(AdminSession).where(AdminSession.token_hash == _token_hash(token))).first()
-    if row is None or row.revoked_at is not None or not hmac.compare_digest(str(row.admin_id), admin_id):
+    return int(admin_id), _token_hash(token)
+
+
+def _session_row(session: Session, value: Any) -> AdminSession | None:
+    """The open session row a cookie's value names, or None (malformed, unknown, revoked or another admin's)."""
+    parsed = _parse_session(value)
+    if parsed is None:
         return None
-    return row
+    query = select(AdminSession).where(
+        AdminSession.token_hash == parsed[1],
+        AdminSession.admin_id == parsed[0],
+        col(AdminSession.revoked_at).is_(None),
+    )
+    return session.exec(query).first()
 
 
 def admin_for_session(*, session: Session, value: str) -> AdminUser | None:
-    """The admin a login cookie names, or None when its session was revoked (logout, a new password) or is unknown."""
-    row = _session_row(session, value)
-    return session.get(AdminUser, row.admin_id) if row is not None else None
+    """The admin a login cookie names, or None when its session was revoked (logout, a new password) or is unknown.
+
+    One query on every admin page: the open session joined with its admin.
+    """
+    parsed = _parse_session(value)
+    if parsed is None:
+        return None
+    query = (
+        select(AdminUser)
+        .join(AdminSession, col(AdminSession.admin_id) == col(AdminUser.id))
+        .where(
+            AdminSession.token_hash == parsed[1],
+            AdminSession.admin_id == parsed[0],
+            col(AdminSession.revoked_at).is_(None),
+        )
+    )
+    return session.exec(query).first()
 
 
 def end_session(*, session: Session, value: str, now: datetime | None = None) -> bool:
