@@ -480,7 +480,7 @@ def wait_ready(base: str, token: str, proc: subprocess.Popen[bytes]) -> None:
         try:
             if requests.get(f"{base}/play/{token}", timeout=2).status_code == 200:
                 return
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # not listening yet, or its workers still booting
             pass
         time.sleep(0.2)
     raise RuntimeError("gunicorn did not answer within 30 s")

@@ -1,10 +1,32 @@
 """gunicorn settings for pbem: ``gunicorn -c config/gunicorn.conf.py 'pbem:create_app()'``.
 
-Only what the app needs beyond gunicorn's defaults; workers, binding and TLS stay on the command line.
+Only what the app needs beyond gunicorn's defaults; the number of workers, binding and TLS stay on the command
+line. Threaded workers: a client that sends its request slowly holds one thread, not the whole worker (gunicorn's
+default sync worker serves one connection at a time, so two slow clients froze two workers). Put a buffering
+reverse proxy (nginx, see the README) in front as well: it reads whole requests before gunicorn sees them.
 """
 
 import gc
 from typing import Any
+
+import gunicorn.http.wsgi
+
+worker_class = "gthread"
+threads = 8
+"""Requests a worker serves at once; each slow client holds one of them."""
+timeout = 30
+"""Seconds a worker may stay silent (a request stuck in the app) before it is restarted."""
+keepalive = 5
+"""Seconds an idle kept-alive connection stays open."""
+limit_request_line = 4094
+limit_request_fields = 50
+limit_request_field_size = 8190
+control_socket_disable = True
+"""gunicorn's control socket (~/.gunicorn/gunicorn.ctl, one path for every gunicorn of the user) is not used."""
+
+# No "Server: gunicorn" banner: responses name the app, not the server software.
+gunicorn.http.wsgi.SERVER = "pbem"  # what gunicorn 23 and later send
+gunicorn.http.wsgi.SERVER_SOFTWARE = "pbem"  # what gunicorn 22 sent, with its version
 
 FREEZE_AFTER = 200
 """Requests after which a worker freezes again: templates and SQL statements are compiled on first use."""

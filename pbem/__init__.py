@@ -9,6 +9,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import words
@@ -30,6 +31,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder="static",
     )
     config.load(app, test_config)
+    hops = app.config["PROXY_FIX"]
+    if hops:
+        # Behind PROXY_FIX trusted reverse proxies: the client's address and scheme from their X-Forwarded-* headers.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.jinja_env.globals["article"] = words.a
     app.jinja_env.globals["values"] = dict(zip(glory.TYPES, glory.VALUES, strict=True))
     app.jinja_env.globals["card_html"] = html.card

@@ -8,7 +8,6 @@ transaction as the change it makes, so the game's log and the game never disagre
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import re
 import secrets
@@ -31,7 +30,7 @@ from engine.call_to_glory.words import describe_event, describe_move
 
 from . import games, sweeps, timing
 from .mail import notify
-from .models import AdminAction, AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
+from .models import AdminAction, AdminSession, AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
 
 USERNAME = re.compile(r"[A-Za-z0-9._@-]{1,64}")
 MIN_PASSWORD = 10
@@ -118,7 +117,7 @@ def create_admin(
     reset: bool = False,
 ) -> AdminUser:
     """Create an organiser account (time zone UTC unless given); with ``reset``, give an existing one a new
-    password, which ends their sessions (and a new email or time zone, if given)."""
+    password, which ends all their sessions (and a new email or time zone, if given)."""
     name = check_username(username)
     check_new_password(password)
     email = check_email(email, "the organiser") if email else None
@@ -136,6 +135,8 @@ def create_admin(
         user.timezone = zone or user.timezone
     session.add(user)
     session.flush()
+    if reset:
+        end_all_sessions(session=session, admin_id=user.id or 0)
     return user
 
 
@@ -156,21 +157,94 @@ def authenticate(*, session: Session, username: Any, password: Any, now: datetim
     return user
 
 
-def session_id(user: AdminUser) -> str:
-    """What the login session stores: the admin's id and a tag of their password hash (a new password logs out)."""
-    tag = hashlib.sha256(user.password_hash.encode()).hexdigest()[:20]
-    return f"{user.id}.{tag}"
+SESSION_KEEP = timedelta(days=31)
+"""Revoked or old session rows are deleted when their admin next logs in (ADMIN_SESSION_HOURS is at most 30 days)."""
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def start_session(*, session: Session, user: AdminUser, now: datetime | None = None) -> str:
+    """A new server-side login session for ``user``; returns what the login cookie stores (``<admin id>.<token>``).
+
+    The token is random and only its hash is stored; rows this admin no longer needs are deleted on the way.
+    """
+    now = now or utcnow()
+    assert user.id is not None
+    session.execute(
+        sa.delete(AdminSession).where(
+            col(AdminSession.admin_id) == user.id,
+            or_(col(AdminSession.revoked_at).is_not(None), col(AdminSession.created_at) < now - SESSION_KEEP),
+        )
+    )
+    token = secrets.token_urlsafe(32)
+    session.add(AdminSession(token_hash=_token_hash(token), admin_id=user.id, created_at=now))
+    session.flush()
+    return f"{user.id}.{token}"
+
+
+def _parse_session(value: Any) -> tuple[int, str] | None:
+    """The admin id and the token hash of a cookie's value, or None if it is malformed."""
+    if not isinstance(value, str) or len(value) > 100:
+        return None
+    admin_id, _, token = value.partition(".")
+    if not admin_id.isascii() or not admin_id.isdigit() or len(admin_id) > 12 or not token:
+        return None
+    return int(admin_id), _token_hash(token)
+
+
+def _session_row(session: Session, value: Any) -> AdminSession | None:
+    """The open session row a cookie's value names, or None (malformed, unknown, revoked or another admin's)."""
+    parsed = _parse_session(value)
+    if parsed is None:
+        return None
+    query = select(AdminSession).where(
+        AdminSession.token_hash == parsed[1],
+        AdminSession.admin_id == parsed[0],
+        col(AdminSession.revoked_at).is_(None),
+    )
+    return session.exec(query).first()
 
 
 def admin_for_session(*, session: Session, value: str) -> AdminUser | None:
-    """The admin a login session names, or None when the account is gone or its password has changed."""
-    admin_id = value.partition(".")[0]
-    if not admin_id.isascii() or not admin_id.isdigit() or len(admin_id) > 12:
+    """The admin a login cookie names, or None when its session was revoked (logout, a new password) or is unknown.
+
+    One query on every admin page: the open session joined with its admin.
+    """
+    parsed = _parse_session(value)
+    if parsed is None:
         return None
-    user = session.get(AdminUser, int(admin_id))
-    if user is None or not hmac.compare_digest(session_id(user), value):
-        return None
-    return user
+    query = (
+        select(AdminUser)
+        .join(AdminSession, col(AdminSession.admin_id) == col(AdminUser.id))
+        .where(
+            AdminSession.token_hash == parsed[1],
+            AdminSession.admin_id == parsed[0],
+            col(AdminSession.revoked_at).is_(None),
+        )
+    )
+    return session.exec(query).first()
+
+
+def end_session(*, session: Session, value: str, now: datetime | None = None) -> bool:
+    """Revoke the login session a cookie names (logging out): a copy of the cookie no longer works. True if open."""
+    row = _session_row(session, value)
+    if row is None:
+        return False
+    row.revoked_at = now or utcnow()
+    session.add(row)
+    return True
+
+
+def end_all_sessions(*, session: Session, admin_id: int, now: datetime | None = None) -> int:
+    """Revoke every open login session of an admin ("log out everywhere", a new password); how many were open."""
+    result = session.execute(
+        update(AdminSession)
+        .where(col(AdminSession.admin_id) == admin_id, col(AdminSession.revoked_at).is_(None))
+        .values(revoked_at=now or utcnow())
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def actor_of(user: AdminUser) -> Actor:
@@ -288,7 +362,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
         if row.kind != "human":
             bots += 1
             name = name or f"Bot {bots}"
-        name = _checked(errors, f"{key}-name", games.check_text, name, f"seat {i + 1}'s name", glory.state.MAX_NAME)
+        name = _checked(errors, f"{key}-name", games.check_name, name, f"seat {i + 1}'s name", glory.state.MAX_NAME)
         who = name or f"seat {i + 1}"
         if row.kind != "human":
             if name:
@@ -322,7 +396,7 @@ class NewGameChecked:
 def check_new_game(new: NewGame) -> NewGameChecked:
     """Validate the new-game form; raise InputErrors naming each bad field with its message."""
     errors: dict[str, str] = {}
-    name = _checked(errors, "name", games.check_text, new.name, "the game's name", games.MAX_GAME_NAME)
+    name = _checked(errors, "name", games.check_name, new.name, "the game's name", games.MAX_GAME_NAME)
     if len(new.seats) > MAX_SEATS:
         errors["seats"] = f"a game has at most {MAX_SEATS} seats"
     rows = new.seats[:MAX_SEATS]

@@ -70,14 +70,19 @@ def validate(app: Flask) -> None:
 
 
 def _validate_admin(cfg: Any) -> None:
-    """The admin page's login limit, rate-limit storage, session length and page size."""
+    """The admin page's login limits, rate-limit storage and key prefix, proxies, session length and page size."""
     from limits import parse
 
-    try:
-        parse(str(cfg["ADMIN_LOGIN_LIMIT"]))
-    except ValueError:
-        limit = cfg["ADMIN_LOGIN_LIMIT"]
-        raise ConfigError(f"ADMIN_LOGIN_LIMIT {limit!r} is not a limit like '5 per 15 minutes'") from None
+    for key in ("ADMIN_LOGIN_LIMIT", "ADMIN_LOGIN_ACCOUNT_LIMIT"):
+        try:
+            parse(str(cfg[key]))
+        except ValueError:
+            raise ConfigError(f"{key} {cfg[key]!r} is not a limit like '5 per 15 minutes'") from None
+    prefix = cfg["RATELIMIT_KEY_PREFIX"]
+    if not isinstance(prefix, str) or len(prefix) > 64 or any(c.isspace() for c in prefix):
+        raise ConfigError("RATELIMIT_KEY_PREFIX must be a short word without spaces (or empty)")
+    if type(cfg["PROXY_FIX"]) is not int or not 0 <= cfg["PROXY_FIX"] <= 5:
+        raise ConfigError("PROXY_FIX must be the number of trusted reverse proxies in front of the app, from 0 to 5")
     uri = cfg["RATELIMIT_STORAGE_URI"]
     if not isinstance(uri, str) or "://" not in uri:
         raise ConfigError("RATELIMIT_STORAGE_URI must be a storage URI: 'memory://' or 'redis://host:6379'")

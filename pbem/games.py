@@ -11,9 +11,11 @@ import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from email_validator import EmailNotValidError, validate_email
 from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -29,6 +31,9 @@ from .models import Game, MoveRecord, Seat, utcnow
 KINDS = ("human", *BOTS)
 MAX_GAME_NAME = 80
 MAX_EMAIL = 254
+PREFERENCE_CHANGES = 10
+PREFERENCE_WINDOW = timedelta(minutes=10)
+"""A person may change their discard preference at most PREFERENCE_CHANGES times per PREFERENCE_WINDOW."""
 
 
 # Statements built once: building SQLAlchemy expressions costs more than running them on a small table.
@@ -37,6 +42,13 @@ _GAME_FOR_UPDATE = _GAME.with_for_update()
 _SEATS = select(Seat).where(col(Seat.game_id) == bindparam("game_id")).order_by(col(Seat.position))
 _LAST_SEQ = select(func.max(MoveRecord.seq)).where(col(MoveRecord.game_id) == bindparam("game_id"))
 _LOG_COLUMNS = ("game_id", "seq", "seat", "move", "events", "source", "created_at")
+_RECENT_MOVES = (
+    select(MoveRecord.move)
+    .where(col(MoveRecord.game_id) == bindparam("game_id"))
+    .where(col(MoveRecord.seat) == bindparam("seat"))
+    .where(col(MoveRecord.created_at) >= bindparam("since"))
+    .where(col(MoveRecord.source).in_(("page", "link")))
+)
 _INSERT_MOVES = insert(MoveRecord.__table__)  # type: ignore[attr-defined]
 _EVENTS = (
     select(MoveRecord.events)
@@ -75,6 +87,19 @@ class GamePaused(ServiceError):
     status = 409
 
 
+class GameOver(ServiceError):
+    """The game has ended: nothing about it can change any more."""
+
+    status = 409
+
+
+class TooManyChanges(ServiceError):
+    """A seat changed its discard preference too often in a short time (PREFERENCE_CHANGES per PREFERENCE_WINDOW)."""
+
+    status = 429
+    retry_after = int(PREFERENCE_WINDOW.total_seconds())
+
+
 class AlreadyPlayed(Exception):
     """The decision a move was made for is no longer open: someone (or a bot) already made it."""
 
@@ -111,9 +136,19 @@ def check_text(value: Any, what: str, longest: int) -> str:
     return value.strip()
 
 
+def check_name(value: Any, what: str, longest: int) -> str:
+    """A name: ``check_text``, and no invisible or direction-changing characters (Unicode category Cf:
+    U+200B zero-width space, U+202E right-to-left override …), so that "Ann" and "Ann\u200b" cannot both
+    sit at a game and no name can reverse the text of a page."""
+    name = check_text(value, what, longest)
+    if any(unicodedata.category(c) == "Cf" for c in name):
+        raise ServiceError(f"{what} may not contain invisible or text-direction characters")
+    return name
+
+
 def check_seat(spec: SeatSpec) -> SeatSpec:
     """Validate one seat's fields, with a message naming the field."""
-    name = check_text(spec.name, "a player's name", glory.state.MAX_NAME)
+    name = check_name(spec.name, "a player's name", glory.state.MAX_NAME)
     if spec.kind not in KINDS:
         raise ServiceError(f"a seat is one of {', '.join(KINDS)}, not {spec.kind!r}")
     email = check_email(spec.email, f"{name}'s email") if spec.email else None
@@ -126,12 +161,21 @@ def check_seat(spec: SeatSpec) -> SeatSpec:
 
 
 def check_email(value: Any, what: str) -> str:
-    """One email address on one line (local@domain, a dot in the domain, no spaces)."""
+    """One email address, checked by email-validator (syntax only: no DNS), in the form that is stored.
+
+    No display name, no quotes, no domain literal (``[127.0.0.1]``), no comma or second address, a
+    domain that can receive mail (not ``localhost`` or ``.test``); an internationalised domain is kept
+    in its ASCII form (``xn--…``), which every mail server accepts.
+    """
     email = check_text(value, what, MAX_EMAIL)
-    local, _, domain = email.rpartition("@")
-    if not local or "." not in domain or " " in email:
-        raise ServiceError(f"{what} {email!r} is not an email address")
-    return email
+    try:
+        checked = validate_email(email, check_deliverability=False, allow_smtputf8=False)
+    except EmailNotValidError as exc:
+        raise ServiceError(f"{what} {email!r} is not an email address: {exc}") from None
+    address: str = checked.ascii_email or checked.normalized
+    if len(address) > MAX_EMAIL:
+        raise ServiceError(f"{what} must be at most {MAX_EMAIL} characters")
+    return address
 
 
 def create_game(
@@ -147,7 +191,7 @@ def create_game(
     policy: timing.Policy | None = None,
 ) -> Game:
     """Create a game with its seats and the engine's first state; bots to move play at once; invitations follow."""
-    name = check_text(name, "the game's name", MAX_GAME_NAME)
+    name = check_name(name, "the game's name", MAX_GAME_NAME)
     organiser = check_email(organiser_email, "the organiser's email") if organiser_email else None
     specs = [check_seat(s) for s in seats]
     if random_order:
@@ -246,7 +290,7 @@ def apply_move(
     """
     game, seats = lock_seat(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag)
     preference = isinstance(move, dict) and move.get("do") == "preference"
-    if game.aborted_at is not None and not preference:
+    if game.aborted_at is not None:
         raise GamePaused("This game was stopped by its organiser: no more moves can be made.")
     if game.paused_at is not None and source != "admin" and not preference:
         raise GamePaused(f"This game is paused. {game.paused_reason or ''} Moves wait until the organiser resumes it.")
@@ -265,6 +309,13 @@ def apply_move(
     if parsed.do != "preference" and state.is_finished:
         raise AlreadyPlayed
     outcome = MoveOutcome(game, state, seats=seats)
+    if parsed.do == "preference":
+        if state.is_finished:
+            raise GameOver("This game is over: its discard preferences can no longer change.")
+        if glory.PREFERENCES[state.preferences[seat]] == parsed.discard_preference:
+            return outcome  # the same value again: nothing changes, nothing is logged
+        if source in ("page", "link"):
+            _check_preference_rate(session, game_id, seat, utcnow())
     version = game.version
     next_seq = _next_seq(session, game_id)
     try:
@@ -312,6 +363,20 @@ def set_preference(*, session: Session, game_id: int, seat: int, preference: str
         decision=None,
         source=source,
     )
+
+
+def _check_preference_rate(session: Session, game_id: int, seat: int, now: datetime) -> None:
+    """Refuse a person's preference change beyond PREFERENCE_CHANGES in the last PREFERENCE_WINDOW."""
+    recent = session.execute(
+        _RECENT_MOVES, {"game_id": game_id, "seat": seat, "since": now - PREFERENCE_WINDOW}
+    ).scalars()
+    changes = sum(1 for move in recent if isinstance(move, dict) and move.get("do") == "preference")
+    if changes >= PREFERENCE_CHANGES:
+        minutes = int(PREFERENCE_WINDOW.total_seconds() // 60)
+        raise TooManyChanges(
+            f"Your discard preference was changed {changes} times in the last {minutes} minutes. "
+            "Wait a few minutes, then try again."
+        )
 
 
 def _next_seq(session: Session, game_id: int) -> int:

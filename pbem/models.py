@@ -145,6 +145,20 @@ class AdminUser(SQLModel, table=True):
     last_login_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
+class AdminSession(SQLModel, table=True):
+    """One login of an organiser, named by the login cookie; revoked by logging out, "log out everywhere" or a
+    new password. ``token_hash``: the SHA-256 of the random token the cookie holds (a copied database leaks no
+    usable session)."""
+
+    __tablename__ = "admin_session"
+
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    admin_id: int = Field(foreign_key="admin_user.id", index=True)
+    created_at: datetime = _ts()
+    revoked_at: datetime | None = _when()
+
+
 class AdminAction(SQLModel, table=True):
     """One organiser action on a game (who, what, when) for the game's log; ``notice``: what players are told."""
 

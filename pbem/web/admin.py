@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -12,6 +13,7 @@ from zoneinfo import ZoneInfo, available_timezones
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import UserMixin, current_user, login_user, logout_user
 from flask_wtf import FlaskForm
+from limits import RateLimitItem
 from limits import parse as parse_limit
 from werkzeug.wrappers.response import Response as BaseResponse
 from wtforms import (  # type: ignore[import-untyped]
@@ -38,23 +40,24 @@ PUBLIC = ("admin.login",)
 DESTRUCTIVE = ("email", "hand", "bot", "abort")
 """Actions that ask for confirmation first."""
 LOGIN_KEY = "admin-login"
+ACCOUNT_KEY = "admin-login-account"
 
 
 class LoginUser(UserMixin):  # type: ignore[misc]
     """The logged-in organiser as Flask-Login keeps them: the actor the services record, and the session's id."""
 
-    def __init__(self, user: AdminUser) -> None:
+    def __init__(self, user: AdminUser, session_value: str) -> None:
         self.actor = admin.actor_of(user)
-        self.session_value = admin.session_id(user)
+        self.session_value = session_value
 
     def get_id(self) -> str:
-        """What the session stores (a new password invalidates it)."""
+        """What the login cookie stores: the server-side session it names (logging out revokes it)."""
         return self.session_value
 
 
 def _load_user(value: str) -> LoginUser | None:
     user = admin.admin_for_session(session=db.get_session(), value=value)
-    return LoginUser(user) if user is not None else None
+    return LoginUser(user, value) if user is not None else None
 
 
 def _unauthorized(message: str = "Log in to use the admin page.") -> BaseResponse:
@@ -137,20 +140,51 @@ def safe_next(value: str | None) -> str | None:
     return value
 
 
-def _limiter_key() -> tuple[Any, str, str]:
-    limiter = current_app.extensions["pbem_limiter"]
-    return limiter.limiter, LOGIN_KEY, request.remote_addr or "unknown"
+@dataclass(frozen=True)
+class _Count:
+    """One count of wrong passwords: its limit, its key in the limiter's storage, and whose attempts it counts."""
+
+    item: RateLimitItem
+    keys: tuple[str, ...]
+    whose: str
 
 
-def _too_many() -> tuple[str, int, list[tuple[str, str]]]:
-    strategy, key, address = _limiter_key()
-    item = parse_limit(current_app.config["ADMIN_LOGIN_LIMIT"])
-    reset = strategy.get_window_stats(item, key, address).reset_time
+def _counts(username: Any) -> list[_Count]:
+    """The counts a login attempt adds to: the client's address and, for a well-formed login name, that account.
+
+    The address is the one werkzeug's ProxyFix found when PROXY_FIX names the trusted proxies, else the peer's.
+    """
+    prefix = str(current_app.config["RATELIMIT_KEY_PREFIX"])
+    start = (prefix,) if prefix else ()
+    counts = [
+        _Count(
+            parse_limit(current_app.config["ADMIN_LOGIN_LIMIT"]),
+            (*start, LOGIN_KEY, request.remote_addr or "unknown"),
+            "from your address",
+        )
+    ]
+    if isinstance(username, str) and admin.USERNAME.fullmatch(username):
+        counts.append(
+            _Count(
+                parse_limit(current_app.config["ADMIN_LOGIN_ACCOUNT_LIMIT"]),
+                (*start, ACCOUNT_KEY, username.lower()),
+                "for this login name",
+            )
+        )
+    return counts
+
+
+def _strategy() -> Any:
+    return current_app.extensions["pbem_limiter"].limiter
+
+
+def _too_many(count: _Count) -> tuple[str, int, list[tuple[str, str]]]:
+    reset = _strategy().get_window_stats(count.item, *count.keys).reset_time
     wait = max(1, int(reset - time.time()))
     minutes = -(-wait // 60)
     page, status, headers = error_page(
         429,
-        f"Too many wrong passwords in a row from your address. Wait {minutes} minute{'s' if minutes > 1 else ''} "
+        f"Too many wrong passwords in a row {count.whose}. Wait {minutes} minute{'s' if minutes > 1 else ''} "
         "and try again.",
         "Too many login attempts",
     )
@@ -165,25 +199,27 @@ def login() -> Any:
         return redirect(target or url_for("admin.index"), code=303)
     if request.method == "GET":
         return render_template("admin/login.html", next=target, error=None, username="")
-    strategy, key, address = _limiter_key()
-    item = parse_limit(current_app.config["ADMIN_LOGIN_LIMIT"])
-    # Counted before the password is checked, so parallel attempts cannot slip past the limit; a success clears it.
-    if not strategy.hit(item, key, address):
-        return _too_many()
     username = request.form.get("username", "")
     password = request.form.get("password", "")
+    strategy, counts = _strategy(), _counts(username)
+    # Counted before the password is checked, so parallel attempts cannot slip past the limit; a success clears it.
+    for count in counts:
+        if not strategy.hit(count.item, *count.keys):
+            return _too_many(count)
     db.get_session().close()
     with db.write_session() as write:
         user = admin.authenticate(session=write, username=username, password=password)
-        login = LoginUser(user) if user is not None else None
+        login = LoginUser(user, admin.start_session(session=write, user=user)) if user is not None else None
     if login is None:
-        if not strategy.test(item, key, address):
-            return _too_many()
+        for count in counts:
+            if not strategy.test(count.item, *count.keys):
+                return _too_many(count)
         page = render_template(
             "admin/login.html", next=target, error="Wrong login name or password.", username=username[:64]
         )
         return page, 200
-    strategy.clear(item, key, address)
+    for count in counts:
+        strategy.clear(count.item, *count.keys)
     session.clear()
     login_user(login)
     session["admin_since"] = time.time()
@@ -192,10 +228,28 @@ def login() -> Any:
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
-    """Log out (a POST: a link or an image cannot log anyone out)."""
+    """Log out (a POST: a link or an image cannot log anyone out); the session ends on the server too."""
+    value = current_user.get_id()
+    db.get_session().close()
+    with db.write_session() as write:
+        admin.end_session(session=write, value=value)
+    return _logged_out("You are logged out.")
+
+
+@bp.post("/logout-everywhere")
+def logout_everywhere() -> BaseResponse:
+    """End every login session of this organiser, on every device (a POST, like logging out)."""
+    me = actor()
+    db.get_session().close()
+    with db.write_session() as write:
+        ended = admin.end_all_sessions(session=write, admin_id=me.id)
+    return _logged_out(f"You are logged out everywhere ({ended} session{'s' if ended != 1 else ''} ended).")
+
+
+def _logged_out(message: str) -> BaseResponse:
     logout_user()
     session.clear()
-    flash("You are logged out.", "done")
+    flash(message, "done")
     return redirect(url_for("admin.login"), code=303)
 
 

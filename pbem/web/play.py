@@ -83,6 +83,8 @@ def make_move(token: str) -> Any:
         return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
     except games.LinkRevoked as exc:
         return link_error(exc)
+    except games.TooManyChanges as exc:
+        return error_page(exc.status, exc.message, headers=[("Retry-After", str(exc.retry_after))])
     except games.ServiceError as exc:
         rule = f"{exc.rule}: " if exc.rule else ""
         return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")

@@ -1,17 +1,54 @@
-"""Security headers on every response."""
+"""Security headers on every response, and POSTs sent from another site refused."""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, request
+
+from .errors import error_page
 
 CSP = (
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
     "frame-ancestors 'none'; base-uri 'none'"
 )
+HSTS = "max-age=31536000; includeSubDomains"
+"""Outside development: browsers use https for this site (and its subdomains) for a year."""
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def cross_site() -> bool:
+    """True if the browser says this request was sent by a page of another site.
+
+    ``Sec-Fetch-Site`` (sent by current browsers, whatever the referrer policy) must not be ``cross-site`` or
+    ``same-site``; an ``Origin`` header, when it names one (our pages' ``no-referrer`` policy makes browsers send
+    ``null``), must be this site's: SERVER_NAME with PREFERRED_URL_SCHEME, or the request's own scheme and host
+    (which TRUSTED_HOSTS has checked). Requests without either header (mail servers, scripts) are not cross-site.
+    """
+    if request.headers.get("Sec-Fetch-Site", "").lower() in ("cross-site", "same-site"):
+        return True
+    origin = request.headers.get("Origin")
+    if origin is None or origin == "null":
+        return False
+    config = current_app.config
+    own = {f"{config['PREFERRED_URL_SCHEME']}://{config['SERVER_NAME']}", f"{request.scheme}://{request.host}"}
+    return origin.rstrip("/").lower() not in {o.lower() for o in own}
+
+
+def _one_click_unsubscribe() -> bool:
+    """RFC 8058: a mail provider posts ``List-Unsubscribe=One-Click`` to a settings link (it turns reminders off)."""
+    return request.path.startswith("/settings/") and request.form.get("List-Unsubscribe") == "One-Click"
 
 
 def register(app: Flask) -> None:
-    """Add the headers after every request."""
+    """Refuse cross-site POSTs before any view runs; add the headers after every request."""
+
+    @app.before_request
+    def _same_site() -> tuple[str, int, list[tuple[str, str]]] | None:
+        if request.method in SAFE_METHODS or not cross_site() or _one_click_unsubscribe():
+            return None
+        return error_page(
+            403,
+            "This form was sent from another site, so it was not accepted. Open the page on this site and try again.",
+        )
 
     @app.after_request
     def _headers(response: Response) -> Response:
@@ -20,6 +57,8 @@ def register(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
+        if not current_app.config["DEVELOPMENT"]:
+            response.headers["Strict-Transport-Security"] = HSTS
         if not response.headers.get("Cache-Control"):
             response.headers["Cache-Control"] = "no-store"
         return response

@@ -50,7 +50,14 @@ def _is_login_redirect(response: object, path: str) -> None:
 
 def test_the_url_map_has_the_admin_routes(app: Flask, adm_table: Table) -> None:
     endpoints = {rule.endpoint for rule, _url in _urls(app, adm_table.game_id)}
-    assert endpoints == {"admin.index", "admin.new_game", "admin.game", "admin.act", "admin.logout"}
+    assert endpoints == {
+        "admin.index",
+        "admin.new_game",
+        "admin.game",
+        "admin.act",
+        "admin.logout",
+        "admin.logout_everywhere",
+    }
     assert sum(1 for rule, _ in _urls(app, adm_table.game_id) if rule.endpoint == "admin.act") == 11
 
 
@@ -70,7 +77,7 @@ def test_every_post_without_a_csrf_token_is_refused(admin_client: FlaskClient, a
     before = (adm_table.version(), adm_table.moves_logged(), count(app, AdminAction), count(app, OutboxEmail))
     posts = [url for rule, url in _urls(app, adm_table.game_id) if "POST" in rule.methods]
     posts.append("/admin/login")
-    assert len(posts) == 14
+    assert len(posts) == 15
     for url in posts:
         for data in ({}, {"csrf_token": "forged"}, {"csrf_token": csrf_of(app.test_client())}):
             form = {"confirm": "yes", "seat": "1", "email": "x@example.com", "hours": "5", "decision": "0", **data}
@@ -260,7 +267,14 @@ def test_workers_share_the_count_through_redis(database_url: str, organiser: adm
     url = os.environ.get("PBEM_TEST_REDIS_URL", "redis://127.0.0.1:6379")
     _redis_or_skip(url)
     address = f"198.51.100.{secrets.randbelow(250) + 1}"
-    config = {"TESTING": True, "DATABASE_URL": database_url, "SECRET_KEY": "r" * 40, "RATELIMIT_STORAGE_URI": url}
+    prefix = f"test-{secrets.token_hex(4)}"  # apart from other test runs on the same Redis
+    config = {
+        "TESTING": True,
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "r" * 40,
+        "RATELIMIT_STORAGE_URI": url,
+        "RATELIMIT_KEY_PREFIX": prefix,
+    }
     workers = [create_app(config), create_app(config)]
     try:
         clients = [w.test_client() for w in workers]
@@ -272,7 +286,9 @@ def test_workers_share_the_count_through_redis(database_url: str, organiser: adm
         assert_page(log_in(clients[1]), 429, "Too many login attempts")
     finally:
         limiter = workers[0].extensions["pbem_limiter"]
-        limiter.limiter.clear(parse_limit(workers[0].config["ADMIN_LOGIN_LIMIT"]), "admin-login", address)
+        limiter.limiter.clear(parse_limit(workers[0].config["ADMIN_LOGIN_LIMIT"]), prefix, "admin-login", address)
+        account = parse_limit(workers[0].config["ADMIN_LOGIN_ACCOUNT_LIMIT"])
+        limiter.limiter.clear(account, prefix, "admin-login-account", "org")
         for worker in workers:
             worker.extensions["pbem_engine"].dispose()
 

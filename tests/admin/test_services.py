@@ -93,9 +93,15 @@ def test_an_account_is_made_once_and_a_reset_ends_its_sessions(app: Flask, organ
         run(app, admin.create_admin, username="ann", password=PASSWORD, email="ann@example.com\r\nBcc: x@evil.example")
     with pytest.raises(games.ServiceError, match="time zone"):
         run(app, admin.create_admin, username="ann", password=PASSWORD, timezone="Mars/Olympus")
+    with app.app_context(), db.write_session() as session:
+        before = admin.start_session(session=session, user=session.get(AdminUser, organiser.id))
+        second = admin.start_session(session=session, user=session.get(AdminUser, organiser.id))
     with app.app_context():
-        before = admin.session_id(db.get_session().get(AdminUser, organiser.id))
         assert admin.admin_for_session(session=db.get_session(), value=before) is not None
+        assert (
+            admin.admin_for_session(session=db.get_session(), value=f"{organiser.id + 1}.{before.split('.')[1]}")
+            is None
+        )
         other = before[:-1] + ("1" if before.endswith("0") else "0")
         assert admin.admin_for_session(session=db.get_session(), value=other) is None
         assert admin.admin_for_session(session=db.get_session(), value="x.y") is None
@@ -103,6 +109,7 @@ def test_an_account_is_made_once_and_a_reset_ends_its_sessions(app: Flask, organ
     run(app, admin.create_admin, username="org", password="another secret 1", reset=True)
     with app.app_context():
         assert admin.admin_for_session(session=db.get_session(), value=before) is None
+        assert admin.admin_for_session(session=db.get_session(), value=second) is None, "a reset ends every session"
     assert run(app, admin.authenticate, username="org", password="another secret 1") is not None
     assert run(app, admin.authenticate, username="org", password=PASSWORD) is None
 
@@ -501,9 +508,10 @@ def test_abort_stops_the_game_for_good(app: Flask, adm_table: Table, organiser: 
     assert game.deadline_at is None and game.next_reminder_at is None
     with pytest.raises(games.GamePaused):
         human_move(app, adm_table, 0)
-    run(app, games.set_preference, game_id=adm_table.game_id, seat=1, preference="larger", source="page")
+    with pytest.raises(games.GamePaused, match="stopped"):
+        run(app, games.set_preference, game_id=adm_table.game_id, seat=1, preference="larger", source="page")
     listed = read(app, admin.list_games, now=datetime.now(UTC), status="aborted")
-    assert [r.id for r in listed.rows] == [adm_table.game_id], "a preference change does not revive it"
+    assert [r.id for r in listed.rows] == [adm_table.game_id]
     for service, kw in (
         (admin.pause_game, {}),
         (admin.resume_game, {}),
