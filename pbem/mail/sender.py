@@ -397,7 +397,9 @@ class _Batch:
             except smtplib.SMTPRecipientsRefused as exc:
                 code, text = next(iter(exc.recipients.values()), (0, b"recipient refused"))
                 self.failed(email, _reply(code, text), permanent=500 <= code < 600)
-            except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+            except smtplib.SMTPSenderRefused as exc:  # our sender or login, not this email: fixable, never dead
+                self.failed(email, _reply(exc.smtp_code, exc.smtp_error), permanent=False)
+            except smtplib.SMTPDataError as exc:
                 self.failed(email, _reply(exc.smtp_code, exc.smtp_error), permanent=500 <= exc.smtp_code < 600)
             except Exception as exc:  # the connection is gone (reset, timeout, disconnect): retry the rest later
                 if not isinstance(exc, OSError):

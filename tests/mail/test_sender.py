@@ -251,6 +251,23 @@ def test_550_is_dead_at_once_and_others_still_go(smtp_app: Flask, smtp_server: S
     assert _send(smtp_app, at=utcnow() + timedelta(days=30)).claimed == 0, "a dead row stays dead"
 
 
+def test_a_5xx_refusing_our_sender_is_retried_not_dead(
+    smtp_app: Flask, smtp_server: SMTPServer, put_email: Put
+) -> None:
+    """A 5xx at MAIL FROM (login required, sender not allowed) is about the server's settings, the same for every
+    email: they wait for it to be fixed instead of all dying."""
+    email = put_email(smtp_app)
+
+    async def refuse_sender(server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+        return "530 5.7.0 Authentication required"
+
+    smtp_server.handle_MAIL = refuse_sender  # type: ignore[attr-defined]
+    report = _send(smtp_app)
+    assert (report.retried, report.dead) == (1, 0)
+    row = _row(smtp_app, email)
+    assert (row.status, row.last_error) == ("queued", "530 5.7.0 Authentication required")
+
+
 def test_a_5xx_reply_to_data_is_dead(smtp_app: Flask, smtp_server: SMTPServer, put_email: Put) -> None:
     email = put_email(smtp_app)
     smtp_server.data_reply = "554 5.6.0 Message refused"
