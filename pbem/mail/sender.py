@@ -423,10 +423,11 @@ def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit
     """Send what is due: claim a batch (at most ``limit``, default MAIL_BATCH) in one short transaction, deliver
     it outside any transaction (one SMTP connection per batch, or the mailbox), then record each result.
 
-    A refused or lost connection, a timeout or a 4xx reply is retried with a capped backoff for
-    MAIL_RETRY_FOR_HOURS after the email was queued; only a 5xx reply (or an unbuildable row) is dead at
-    once. When the server answers, emails waiting because it did not are made due at once. After each
-    pass, organisers of games whose mail is stuck are told (once per outage).
+    A refused or lost connection, a timeout, a 4xx reply or a refused sender is retried with a capped
+    backoff for MAIL_RETRY_FOR_HOURS after the email was queued; only a 5xx refusing the recipient or the
+    message (or an unbuildable row) is dead at once. When the server answers, emails waiting because it did
+    not are made due at once. After each pass, organisers of games whose mail is stuck are told (once per
+    outage).
 
     Needs an app context; safe to call from any thread and from several processes at once. ``now`` (UTC)
     replaces the clock for the claim and the recorded times.
@@ -457,7 +458,10 @@ def _tell_organisers(engine: Engine, now: datetime) -> int:
             if not notify.untold_stuck(session=session, now=now):
                 return 0
         with db.write_session(engine) as session:
-            return notify.queue_stuck_notices(session=session, now=now)
-    except SQLAlchemyError:  # the next pass with a failure checks again
+            told = notify.queue_stuck_notices(session=session, now=now)
+    except SQLAlchemyError:  # the next pass checks again
         log.exception("outbox: could not check for stuck mail")
         return 0
+    if told:
+        log.warning("outbox: mail is stuck; %d organiser notice(s) queued", told)
+    return told
