@@ -29,7 +29,7 @@ from engine.call_to_glory.cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES
 from engine.call_to_glory.words import describe_event, describe_move
 
 from . import games, sweeps, timing
-from .mail import notify
+from .mail import notify, outbox
 from .models import AdminAction, AdminSession, AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
 
 USERNAME = re.compile(r"[A-Za-z0-9._@-]{1,64}")
@@ -492,6 +492,8 @@ class GameRow:
     paused_reason: str | None
     undelivered: int
     dead: int
+    stuck_since: datetime | None = None
+    """When the game's oldest email that keeps failing was queued (MAIL_STUCK_NOTICE_MINUTES or more ago)."""
 
     def attention(self, now: datetime) -> list[str]:
         """Why this game needs the organiser, in words (empty when it does not)."""
@@ -500,6 +502,8 @@ class GameRow:
             reasons.append("paused")
         if self.dead:
             reasons.append(f"{self.dead} email{'s' if self.dead > 1 else ''} could not be delivered")
+        if self.stuck_since is not None:
+            reasons.append("mail stuck")
         if self.deadline_at is not None and self.deadline_at < now and self.status in RUNNING:
             reasons.append("deadline passed")
         return reasons
@@ -530,12 +534,17 @@ def list_games(
     attention: bool = False,
     page: int = 1,
     per_page: int = 50,
+    stuck_after: timedelta | None = None,
 ) -> GameList:
-    """A page of games, newest first: one query for the count and one for the rows (aggregates, no snapshots)."""
+    """A page of games, newest first: one query for the count and one for the rows (aggregates, no snapshots).
+
+    A game's mail is stuck when an email of it has waited ``stuck_after`` (default MAIL_STUCK_NOTICE_MINUTES)
+    and keeps failing; that counts as needing attention."""
     if status is not None and status not in STATUSES:
         raise games.ServiceError(f"a game's status is one of {', '.join(STATUSES)}")
     if page < 1:
         raise games.ServiceError("pages are counted from 1")
+    stuck = outbox.stuck(now, stuck_after if stuck_after is not None else outbox.stuck_after())
     filters: list[Any] = []
     if status == "aborted":
         filters.append(col(Game.aborted_at).is_not(None))
@@ -545,7 +554,8 @@ def list_games(
         dead_games = select(OutboxEmail.game_id).where(col(OutboxEmail.status) == "dead")
         stopped = and_(col(Game.paused_at).is_not(None), col(Game.aborted_at).is_(None))
         late = and_(col(Game.deadline_at) < now, col(Game.status).in_(RUNNING), col(Game.aborted_at).is_(None))
-        filters.append(or_(stopped, col(Game.id).in_(dead_games), late))
+        stuck_games = select(OutboxEmail.game_id).where(stuck)
+        filters.append(or_(stopped, col(Game.id).in_(dead_games), col(Game.id).in_(stuck_games), late))
     total = session.exec(select(func.count()).select_from(Game).where(*filters)).one()
     page_ids = (
         select(col(Game.id)).where(*filters).order_by(col(Game.id).desc()).limit(per_page).offset((page - 1) * per_page)
@@ -577,6 +587,9 @@ def list_games(
             col(Game.aborted_at),
             outbox_count("sent", negate=True),
             outbox_count("dead"),
+            select(func.min(OutboxEmail.created_at))
+            .where(col(OutboxEmail.game_id) == col(Game.id), stuck)
+            .scalar_subquery(),
         )
         .outerjoin(Seat, and_(col(Seat.game_id) == col(Game.id), col(Seat.position) == col(Game.current_seat)))
         .where(col(Game.id).in_(page_ids.scalar_subquery()))
@@ -601,6 +614,7 @@ def list_games(
                 paused_reason=r[11],
                 undelivered=r[13],
                 dead=r[14],
+                stuck_since=timing.utc(r[15]),
             )
         )
     return GameList(rows=rows, total=total, page=page, per_page=per_page, status=status, attention=attention)

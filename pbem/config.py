@@ -130,14 +130,20 @@ def _validate_mail(cfg: Any, production: bool) -> None:
         raise ConfigError(
             f"MAIL_DEFAULT_SENDER {sender!r} must be one address, like 'Call to Glory <glory@example.org>'"
         )
+    if "MAIL_MAX_ATTEMPTS" in cfg:
+        raise ConfigError(
+            "MAIL_MAX_ATTEMPTS is no longer used: failed emails are retried for MAIL_RETRY_FOR_HOURS "
+            "(only a 5xx reply gives up at once); remove it"
+        )
     timeout = cfg["MAIL_TIMEOUT"]
     if type(timeout) not in (int, float) or not 0 < timeout <= 600:
         raise ConfigError("MAIL_TIMEOUT must be a number of seconds, more than 0 and at most 600")
     for key, low, top in (
         ("MAIL_BATCH", 1, 1000),
-        ("MAIL_MAX_ATTEMPTS", 1, 100),
         ("MAIL_RETRY_BASE_SECONDS", 1, 86400),
-        ("MAIL_RETRY_MAX_SECONDS", cfg["MAIL_RETRY_BASE_SECONDS"], 30 * 86400),
+        ("MAIL_RETRY_MAX_SECONDS", cfg["MAIL_RETRY_BASE_SECONDS"], 86400),
+        ("MAIL_RETRY_FOR_HOURS", 1, 90 * 24),
+        ("MAIL_STUCK_NOTICE_MINUTES", 1, 7 * 24 * 60),
         ("MAIL_STALE_CLAIM_SECONDS", 60, 86400),
     ):
         if type(cfg[key]) is not int or not low <= cfg[key] <= top:

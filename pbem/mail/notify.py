@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from flask import current_app
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
@@ -227,12 +228,72 @@ def _move_links(game: Game, seat: Seat, state: State) -> list[tuple[dict[str, An
     return pages.move_links(game=game, seat=seat, state=state)
 
 
-def queue_organiser_notice(*, session: Session, game: Game, subject: str, body: str) -> OutboxEmail | None:
-    """Email the game's organiser (None when the game has none); ``body`` is plain text, paragraphs apart."""
+def queue_organiser_notice(
+    *,
+    session: Session,
+    game: Game,
+    subject: str,
+    body: str,
+    dedupe_key: str | None = None,
+    now: datetime | None = None,
+) -> OutboxEmail | None:
+    """Email the game's organiser (None when the game has none, or ``dedupe_key`` was queued before);
+    ``body`` is plain text, paragraphs apart."""
     if not game.organiser_email:
         return None
     email = compose.organiser(game=game, to=game.organiser_email, title=subject, body=body)
-    return _queue(session, game, None, email, None)
+    return _queue(session, game, None, email, dedupe_key, now=now)
+
+
+def untold_stuck(*, session: Session, now: datetime) -> list[tuple[Game, datetime]]:
+    """The games with stuck email whose organiser has an address and was not told of this outage yet, each
+    with the start of its outage (a read; ``queue_stuck_notices`` queues their notices)."""
+    untold = []
+    for game_id, since in outbox.stuck_games(session=session, now=now, after=outbox.stuck_after()):
+        told = session.exec(
+            select(OutboxEmail.id).where(
+                col(OutboxEmail.game_id) == game_id,
+                col(OutboxEmail.dedupe_key).like(f"{outbox.STUCK_KEY}{game_id}:%"),
+                col(OutboxEmail.created_at) >= since,
+            )
+        ).first()
+        game = session.get(Game, game_id) if told is None else None
+        if game is not None and game.organiser_email:
+            untold.append((game, since))
+    return untold
+
+
+def queue_stuck_notices(*, session: Session, now: datetime) -> int:
+    """Tell each organiser whose game has stuck email (see ``outbox.stuck``) once per outage; returns how many
+    notices were queued.
+
+    An outage of a game starts with its oldest stuck email; a notice queued since then covers it, and the
+    dedupe key ``stuck:{game}:{start}`` keeps two senders checking at once from queueing it twice. The notice
+    goes through the same mail server, so it arrives when the server is back; games without an organiser
+    address get none (the admin games list shows "mail stuck" either way).
+    """
+    queued = 0
+    for game, since in untold_stuck(session=session, now=now):
+        game_id = game.id or 0
+        error = session.exec(
+            select(OutboxEmail.last_error)
+            .where(col(OutboxEmail.game_id) == game_id, outbox.stuck(now, outbox.stuck_after()))
+            .order_by(col(OutboxEmail.created_at), col(OutboxEmail.id))
+        ).first()
+        hours = current_app.config["MAIL_RETRY_FOR_HOURS"]
+        body = (
+            f"Emails of this game have been waiting since {since:%Y-%m-%d %H:%M} UTC: the mail server keeps "
+            f"failing (last error: {error}).\n\n"
+            f"Nothing is lost. They are tried again every few minutes, for up to {hours} hours after each was "
+            "queued, and go out as soon as the mail server answers. This notice goes the same way: if it reaches "
+            "you late, the server is back and the waiting emails have gone out with it."
+        )
+        key = f"{outbox.STUCK_KEY}{game_id}:{since:%Y%m%dT%H%M%S}"
+        notice = queue_organiser_notice(
+            session=session, game=game, subject="Email is not going out", body=body, dedupe_key=key, now=now
+        )
+        queued += notice is not None
+    return queued
 
 
 def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> list[str]:
@@ -277,7 +338,13 @@ def _queue_game_over(session: Session, game: Game, seats: Sequence[Seat], state:
 
 
 def _queue(
-    session: Session, game: Game, seat: Seat | None, email: compose.Email, dedupe_key: str | None
+    session: Session,
+    game: Game,
+    seat: Seat | None,
+    email: compose.Email,
+    dedupe_key: str | None,
+    *,
+    now: datetime | None = None,
 ) -> OutboxEmail | None:
     return outbox.queue(
         session=session,
@@ -292,6 +359,7 @@ def _queue(
         attachments=email.attachments,
         message_id=email.message_id,
         dedupe_key=dedupe_key,
+        now=now,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 from dataclasses import dataclass
@@ -16,6 +17,10 @@ from sqlmodel import Session, col, select
 from ..models import OutboxEmail, utcnow
 
 FORBIDDEN_IN_HEADERS = ("\r", "\n", "\0")
+STUCK_KEY = "stuck:"
+"""The dedupe keys of the organiser's "mail is stuck" notices start with this (``stuck:{game}:{since}``)."""
+
+log = logging.getLogger(__name__)
 
 
 class HeaderInjection(ValueError):
@@ -55,10 +60,12 @@ def queue(
     message_id: str | None = None,
     dedupe_key: str | None = None,
     due: datetime | None = None,
+    now: datetime | None = None,
 ) -> OutboxEmail | None:
     """Add one email to the outbox in the caller's transaction.
 
-    ``attachments`` are dicts with ``filename``, ``content_type`` and ``content`` (text).
+    ``attachments`` are dicts with ``filename``, ``content_type`` and ``content`` (text); ``now`` replaces
+    the clock for the time it is queued (and due, unless ``due`` says otherwise).
     With a ``dedupe_key`` that is already queued or sent, nothing is added and None is
     returned, also when another transaction added it at the same moment; otherwise the row as stored (with a
     ``dedupe_key``, a copy not attached to the session).
@@ -68,7 +75,7 @@ def queue(
     for name, value in (headers or {}).items():
         check_header(name, "a header name")
         check_header(value, f"the {name} header")
-    now = utcnow()
+    now = now or utcnow()
     values: dict[str, Any] = {
         "kind": kind,
         "to_addr": to,
@@ -139,11 +146,25 @@ def claim_due(
     stale = current_app.config["MAIL_STALE_CLAIM_SECONDS"] if stale_seconds is None else stale_seconds
     due = _due(now, now - timedelta(seconds=stale))
     order = (col(OutboxEmail.next_attempt_at), col(OutboxEmail.id))
-    candidates = session.exec(
-        select(OutboxEmail.id).where(due).order_by(*order).limit(limit).with_for_update(skip_locked=True)
+    found = session.exec(
+        select(OutboxEmail.id, OutboxEmail.status, OutboxEmail.claimed_by, OutboxEmail.message_id)
+        .where(due)
+        .order_by(*order)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
     ).all()
-    if not candidates:
+    if not found:
         return []
+    candidates = [row[0] for row in found]
+    for email_id, status, previous, message_id in found:
+        if status == "sending":
+            log.warning(
+                "outbox %s: taking over the stale claim of %s; it may have been delivered already, so this is a "
+                "possible duplicate (sent again with the same Message-ID %s)",
+                email_id,
+                previous,
+                message_id,
+            )
     session.execute(
         update(OutboxEmail)
         .where(col(OutboxEmail.id).in_(candidates), due)
@@ -156,6 +177,34 @@ def claim_due(
         col(OutboxEmail.claimed_by) == claimer,
     )
     return list(session.exec(claimed.order_by(*order).execution_options(populate_existing=True)).all())
+
+
+def stuck_after() -> timedelta:
+    """How long a failing email waits before its game counts as "mail stuck" (MAIL_STUCK_NOTICE_MINUTES)."""
+    return timedelta(minutes=current_app.config["MAIL_STUCK_NOTICE_MINUTES"])
+
+
+def stuck(now: datetime, after: timedelta) -> Any:
+    """The condition for a stuck email at ``now``: still queued, queued more than ``after`` ago, and its last
+    attempt failed (a stuck notice itself does not count)."""
+    return and_(
+        col(OutboxEmail.status) == "queued",
+        col(OutboxEmail.attempts) > 0,
+        col(OutboxEmail.last_error).is_not(None),
+        col(OutboxEmail.created_at) <= as_utc(now) - after,
+        or_(col(OutboxEmail.dedupe_key).is_(None), col(OutboxEmail.dedupe_key).not_like(f"{STUCK_KEY}%")),
+    )
+
+
+def stuck_games(*, session: Session, now: datetime, after: timedelta) -> list[tuple[int, datetime]]:
+    """Each game with stuck email at ``now`` and since when: the oldest stuck email's time of queueing."""
+    query = (
+        select(OutboxEmail.game_id, func.min(OutboxEmail.created_at))
+        .where(stuck(now, after), col(OutboxEmail.game_id).is_not(None))
+        .group_by(col(OutboxEmail.game_id))
+        .order_by(col(OutboxEmail.game_id))
+    )
+    return [(game_id, as_utc(since)) for game_id, since in session.exec(query).all() if game_id is not None]
 
 
 @dataclass(frozen=True)

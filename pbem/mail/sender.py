@@ -22,7 +22,7 @@ from flask import current_app
 from flask_mail import Connection, Mail
 from sqlalchemy import CursorResult, Engine, update
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import col
+from sqlmodel import Session, col
 
 from .. import db
 from ..models import OutboxEmail, utcnow
@@ -62,6 +62,7 @@ class Outgoing:
     attachments: list[dict[str, str]]
     message_id: str
     attempts: int
+    created_at: datetime
 
     @classmethod
     def of(cls, row: OutboxEmail) -> Outgoing:
@@ -76,6 +77,7 @@ class Outgoing:
             attachments=list(row.attachments or []),
             message_id=row.message_id,
             attempts=row.attempts,
+            created_at=as_utc(row.created_at),
         )
 
 
@@ -91,17 +93,22 @@ class Prepared:
 
 @dataclass
 class SendReport:
-    """What one pass did: rows claimed, and of those sent, retried later, dead, or released unsent."""
+    """What one pass did: rows claimed, and of those sent, retried later, dead, or released unsent; how many
+    waiting emails were made due at once because the server answered again, and stuck notices queued."""
 
     claimed: int = 0
     sent: int = 0
     retried: int = 0
     dead: int = 0
     released: int = 0
+    resumed: int = 0
+    stuck_notices: int = 0
 
     def __str__(self) -> str:
         text = f"claimed {self.claimed}: sent {self.sent}, retried {self.retried}, dead {self.dead}"
-        return text + (f", released {self.released}" if self.released else "")
+        text += f", released {self.released}" if self.released else ""
+        text += f", {self.resumed} waiting made due" if self.resumed else ""
+        return text + (f", {self.stuck_notices} stuck notice(s)" if self.stuck_notices else "")
 
 
 def retry_delay(attempts: int, *, base: int, cap: int) -> int:
@@ -232,6 +239,12 @@ def _reply(code: int, text: bytes | str) -> str:
     return f"{code} {words}".strip()
 
 
+CONNECTING = "connecting to "
+"""The last error of emails that waited because the server did not answer at all (made due when it does)."""
+MARK_SENT_PAUSE = (0.05, 2.0)
+"""The first and the longest pause between tries to record "sent" (seconds, doubling)."""
+
+
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:1000]
 
@@ -246,11 +259,15 @@ class _Batch:
         self.now = now
         self.report = report
         self.sender: str = cfg["MAIL_DEFAULT_SENDER"]
-        self.max_attempts: int = cfg["MAIL_MAX_ATTEMPTS"]
+        self.retry_for = timedelta(hours=cfg["MAIL_RETRY_FOR_HOURS"])
         self.base: int = cfg["MAIL_RETRY_BASE_SECONDS"]
         self.cap: int = cfg["MAIL_RETRY_MAX_SECONDS"]
+        stale: int = cfg["MAIL_STALE_CLAIM_SECONDS"]
+        start = time.monotonic()
         # Past half the stale time, start nothing new: another sender may take the claim over at the full time.
-        self.deadline = time.monotonic() + cfg["MAIL_STALE_CLAIM_SECONDS"] / 2
+        self.deadline = start + stale / 2
+        # Recording "sent" is tried again until this, well before the claim could look stale.
+        self.record_deadline = start + stale * 0.9
 
     def _stamp(self) -> datetime:
         return self.now if self.now is not None else utcnow()
@@ -270,19 +287,62 @@ class _Batch:
             log.warning("outbox %s: the claim was lost before its result (%s) was recorded", email.id, values)
 
     def sent(self, email: Outgoing) -> None:
-        self._record(email, status="sent", sent_at=self._stamp(), attempts=email.attempts + 1, last_error=None)
+        """Record a delivered row; the server has it, so a database error (SQLite locked, PostgreSQL restarting)
+        is tried again with short pauses until it is recorded, while the claim still holds: a row left in
+        "sending" would be taken over and delivered twice."""
+        values = {"status": "sent", "sent_at": self._stamp(), "attempts": email.attempts + 1, "last_error": None}
+        pause, longest = MARK_SENT_PAUSE
+        tries = 1
+        while True:
+            try:
+                self._record(email, **values)
+                break
+            except SQLAlchemyError as exc:
+                if time.monotonic() + pause > self.record_deadline:
+                    log.error(
+                        "outbox %s was delivered but could not be marked sent in %s tries; once its claim is stale "
+                        "it may be sent again (a possible duplicate, same Message-ID %s)",
+                        email.id,
+                        tries,
+                        email.message_id,
+                    )
+                    raise
+                if tries == 1:
+                    log.warning("outbox %s was delivered; marking it sent failed, trying again: %s", email.id, exc)
+            time.sleep(pause)
+            pause, tries = min(pause * 2, longest), tries + 1
+        if tries > 1:
+            log.info("outbox %s marked sent after %s tries", email.id, tries)
         self.report.sent += 1
 
     def failed(self, email: Outgoing, error: str, *, permanent: bool) -> None:
+        """Record a failed try: dead if ``permanent`` or retried long enough, else due again after a backoff."""
         attempts = email.attempts + 1
-        if permanent or attempts >= self.max_attempts:
+        if permanent or self._stamp() >= email.created_at + self.retry_for:
             self._record(email, status="dead", attempts=attempts, last_error=error)
             self.report.dead += 1
-            log.warning("outbox %s is dead after %s attempt(s): %s", email.id, attempts, error)
+            why = "" if permanent else f", still failing {self.retry_for} after it was queued"
+            log.warning("outbox %s is dead after %s attempt(s)%s: %s", email.id, attempts, why, error)
             return
         due = self._stamp() + timedelta(seconds=retry_delay(attempts, base=self.base, cap=self.cap))
         self._record(email, status="queued", attempts=attempts, next_attempt_at=due, last_error=error)
         self.report.retried += 1
+
+    def resume_waiting(self) -> None:
+        """The server answers: emails waiting because it did not are due at once (the next pass sends them)."""
+        now = self._stamp()
+        with db.write_session(self.engine) as session:
+            result = session.execute(
+                update(OutboxEmail)
+                .where(
+                    col(OutboxEmail.status) == "queued",
+                    col(OutboxEmail.next_attempt_at) > now,
+                    col(OutboxEmail.last_error).startswith(CONNECTING, autoescape=True),
+                )
+                .values(next_attempt_at=now)
+                .execution_options(synchronize_session=False)
+            )
+        self.report.resumed += cast(CursorResult[Any], result).rowcount
 
     def release(self, email: Outgoing) -> None:
         self._record(email, status="queued")
@@ -310,10 +370,14 @@ class _Batch:
         try:
             host = connection.configure_host()
         except Exception as exc:  # refused, timed out, TLS or login failed: nothing was sent, all is retried
-            error = f"connecting to {state.server}:{state.port}: {_describe(exc)}"
+            error = f"{CONNECTING}{state.server}:{state.port}: {_describe(exc)}"
             for email, _prepared in ready:
                 self.failed(email, error, permanent=False)
             return
+        try:
+            self.resume_waiting()
+        except SQLAlchemyError:  # they are still due at their own time
+            log.exception("outbox: could not make the emails waiting on the server due")
         try:
             self._send_all(host, ready)
         finally:
@@ -333,7 +397,9 @@ class _Batch:
             except smtplib.SMTPRecipientsRefused as exc:
                 code, text = next(iter(exc.recipients.values()), (0, b"recipient refused"))
                 self.failed(email, _reply(code, text), permanent=500 <= code < 600)
-            except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
+            except smtplib.SMTPSenderRefused as exc:  # our sender or login, not this email: fixable, never dead
+                self.failed(email, _reply(exc.smtp_code, exc.smtp_error), permanent=False)
+            except smtplib.SMTPDataError as exc:
                 self.failed(email, _reply(exc.smtp_code, exc.smtp_error), permanent=500 <= exc.smtp_code < 600)
             except Exception as exc:  # the connection is gone (reset, timeout, disconnect): retry the rest later
                 if not isinstance(exc, OSError):
@@ -357,6 +423,12 @@ def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit
     """Send what is due: claim a batch (at most ``limit``, default MAIL_BATCH) in one short transaction, deliver
     it outside any transaction (one SMTP connection per batch, or the mailbox), then record each result.
 
+    A refused or lost connection, a timeout, a 4xx reply or a refused sender is retried with a capped
+    backoff for MAIL_RETRY_FOR_HOURS after the email was queued; only a 5xx refusing the recipient or the
+    message (or an unbuildable row) is dead at once. When the server answers, emails waiting because it did
+    not are made due at once. After each pass, organisers of games whose mail is stuck are told (once per
+    outage).
+
     Needs an app context; safe to call from any thread and from several processes at once. ``now`` (UTC)
     replaces the clock for the claim and the recorded times.
     """
@@ -373,4 +445,23 @@ def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit
             delivery.over_smtp(batch)
         else:
             delivery.to_mailbox(batch)
+    report.stuck_notices = _tell_organisers(engine, now or utcnow())
     return report
+
+
+def _tell_organisers(engine: Engine, now: datetime) -> int:
+    """After each pass: queue the "mail is stuck" notices that are due (see notify)."""
+    from . import notify  # notify builds on the game services, which build on the outbox
+
+    try:
+        with Session(engine) as session:  # a read first: nearly always there is nothing to tell
+            if not notify.untold_stuck(session=session, now=now):
+                return 0
+        with db.write_session(engine) as session:
+            told = notify.queue_stuck_notices(session=session, now=now)
+    except SQLAlchemyError:  # the next pass checks again
+        log.exception("outbox: could not check for stuck mail")
+        return 0
+    if told:
+        log.warning("outbox: mail is stuck; %d organiser notice(s) queued", told)
+    return told

@@ -7,7 +7,9 @@ import json
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -129,6 +131,24 @@ def test_the_list_shows_filters_and_pages(app: Flask, admin_client: FlaskClient,
     second = assert_page(admin_client.get("/admin/?status=playing&page=2"), 200, "Page 2 of 2", "Game 0", "Newer")
     assert "Game 2" not in second
     assert_page(admin_client.get("/admin/?status=aborted"), 200, "0 games match")
+
+
+def test_the_list_shows_mail_stuck_for_an_hour_as_needing_attention(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor
+) -> None:
+    tables = [create_table(app, organiser, name=f"Game {i}") for i in range(2)]
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    for table, since in ((tables[0], now - timedelta(minutes=5)), (tables[1], now - timedelta(hours=2))):
+        with app.app_context(), db.write_session() as session:
+            session.execute(
+                update(OutboxEmail).where(col(OutboxEmail.game_id) == table.game_id)
+                .values(status="queued", attempts=3, created_at=since, last_error="connecting to smtp:25: refused")
+            )  # fmt: skip
+    shown = (now - timedelta(hours=2)).astimezone(ZoneInfo("Europe/Amsterdam")).strftime("%Y-%m-%d %H:%M %Z")
+    page = assert_page(admin_client.get("/admin/"), 200, "mail stuck since", shown)
+    assert page.count("mail stuck since") == 1, "a failure younger than MAIL_STUCK_NOTICE_MINUTES is not stuck yet"
+    attention = assert_page(admin_client.get("/admin/?attention=1"), 200, "1 game matches", "Game 1", "mail stuck")
+    assert "Game 0" not in attention
 
 
 def test_bad_list_parameters_are_a_400(admin_client: FlaskClient) -> None:

@@ -251,6 +251,23 @@ def test_550_is_dead_at_once_and_others_still_go(smtp_app: Flask, smtp_server: S
     assert _send(smtp_app, at=utcnow() + timedelta(days=30)).claimed == 0, "a dead row stays dead"
 
 
+def test_a_5xx_refusing_our_sender_is_retried_not_dead(
+    smtp_app: Flask, smtp_server: SMTPServer, put_email: Put
+) -> None:
+    """A 5xx at MAIL FROM (login required, sender not allowed) is about the server's settings, the same for every
+    email: they wait for it to be fixed instead of all dying."""
+    email = put_email(smtp_app)
+
+    async def refuse_sender(server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+        return "530 5.7.0 Authentication required"
+
+    smtp_server.handle_MAIL = refuse_sender  # type: ignore[attr-defined]
+    report = _send(smtp_app)
+    assert (report.retried, report.dead) == (1, 0)
+    row = _row(smtp_app, email)
+    assert (row.status, row.last_error) == ("queued", "530 5.7.0 Authentication required")
+
+
 def test_a_5xx_reply_to_data_is_dead(smtp_app: Flask, smtp_server: SMTPServer, put_email: Put) -> None:
     email = put_email(smtp_app)
     smtp_server.data_reply = "554 5.6.0 Message refused"
@@ -258,21 +275,25 @@ def test_a_5xx_reply_to_data_is_dead(smtp_app: Flask, smtp_server: SMTPServer, p
     assert _row(smtp_app, email).last_error == "554 5.6.0 Message refused"
 
 
-def test_max_attempts_makes_a_row_dead(make_mail_app: MailAppFactory, smtp_server: SMTPServer, put_email: Put) -> None:
-    app = make_mail_app(MAIL_PORT=smtp_server.port, MAIL_MAX_ATTEMPTS=3, MAIL_RETRY_MAX_SECONDS=100)
+def test_a_4xx_is_retried_with_a_capped_backoff_until_mail_retry_for_hours_runs_out(
+    make_mail_app: MailAppFactory, smtp_server: SMTPServer, put_email: Put
+) -> None:
+    app = make_mail_app(MAIL_PORT=smtp_server.port, MAIL_RETRY_MAX_SECONDS=100, MAIL_RETRY_FOR_HOURS=1)
     email = put_email(app)
+    created = _aware(_row(app, email).created_at)
     smtp_server.fail_with["ann@example.com"] = "452 4.2.2 Mailbox full"
-    moment = utcnow()
+    moment = created
     waits = []
-    for _ in range(2):
+    while moment < created + timedelta(hours=1):
         assert _send(app, at=moment).retried == 1
         row = _row(app, email)
         waits.append(_aware(row.next_attempt_at) - moment)
         moment = _aware(row.next_attempt_at)
-    assert waits == [timedelta(seconds=60), timedelta(seconds=100)], "60 s, then 120 s capped at 100 s"
+    assert waits[:3] == [timedelta(seconds=60), timedelta(seconds=100), timedelta(seconds=100)], "capped at 100 s"
+    assert len(waits) == 37, "60 s, then every 100 s for the hour: no limit on the number of attempts"
     assert _send(app, at=moment).dead == 1
     row = _row(app, email)
-    assert (row.status, row.attempts, row.last_error) == ("dead", 3, "452 4.2.2 Mailbox full")
+    assert (row.status, row.attempts, row.last_error) == ("dead", 38, "452 4.2.2 Mailbox full")
     assert smtp_server.messages == []
 
 
@@ -362,15 +383,24 @@ def test_two_senders_at_once_send_every_email_exactly_once(
     assert _statuses(smtp_app) == {"sent": len(ids)}
 
 
-def test_a_crashed_senders_claim_is_taken_over(smtp_app: Flask, smtp_server: SMTPServer, put_email: Put) -> None:
+def test_a_crashed_senders_claim_is_taken_over(
+    smtp_app: Flask, smtp_server: SMTPServer, put_email: Put, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A row left "sending" may have been delivered before the crash: it is sent again with its own Message-ID,
+    and the log says it may be a duplicate."""
     email = put_email(smtp_app)
     t0 = utcnow()
     with smtp_app.app_context(), db.write_session() as session:
         assert outbox.claim_due(session=session, now=t0, limit=10, claimer="crashed:1:dead")
     assert _send(smtp_app, at=t0 + timedelta(seconds=300)).claimed == 0, "a live claim is left alone"
-    assert _send(smtp_app, at=t0 + timedelta(seconds=601)).sent == 1
-    assert _row(smtp_app, email).status == "sent"
-    assert len(smtp_server.messages) == 1
+    with caplog.at_level("WARNING", logger="pbem.mail.outbox"):
+        assert _send(smtp_app, at=t0 + timedelta(seconds=601)).sent == 1
+    row = _row(smtp_app, email)
+    assert row.status == "sent"
+    [received] = smtp_server.messages
+    assert received["Message-ID"] == row.message_id
+    [warning] = [r.getMessage() for r in caplog.records if "stale claim" in r.getMessage()]
+    assert "crashed:1:dead" in warning and "possible duplicate" in warning and row.message_id in warning
 
 
 def test_a_slow_batch_stops_before_its_claim_could_look_stale(
@@ -429,8 +459,12 @@ def _make(database_url: str, **config: Any) -> Flask:
         ({"MAIL_TIMEOUT": 0}, "MAIL_TIMEOUT"),
         ({"MAIL_TIMEOUT": True}, "MAIL_TIMEOUT"),
         ({"MAIL_BATCH": 0}, "MAIL_BATCH"),
-        ({"MAIL_MAX_ATTEMPTS": "8"}, "MAIL_MAX_ATTEMPTS"),
+        ({"MAIL_MAX_ATTEMPTS": 8}, "MAIL_MAX_ATTEMPTS is no longer used"),
         ({"MAIL_RETRY_MAX_SECONDS": 10}, "MAIL_RETRY_MAX_SECONDS"),
+        ({"MAIL_RETRY_MAX_SECONDS": 2 * 86400}, "MAIL_RETRY_MAX_SECONDS"),
+        ({"MAIL_RETRY_FOR_HOURS": 0}, "MAIL_RETRY_FOR_HOURS"),
+        ({"MAIL_RETRY_FOR_HOURS": "72"}, "MAIL_RETRY_FOR_HOURS"),
+        ({"MAIL_STUCK_NOTICE_MINUTES": 0}, "MAIL_STUCK_NOTICE_MINUTES"),
         ({"MAIL_STALE_CLAIM_SECONDS": 100, "MAIL_TIMEOUT": 10}, "12 times MAIL_TIMEOUT"),
     ],
 )
@@ -459,17 +493,15 @@ def test_production_refuses_the_mailbox_backend(tmp_path: Path) -> None:
 def test_default_mail_settings(tmp_path: Path) -> None:
     app = _make(f"sqlite:///{tmp_path / 'c.sqlite3'}")
     cfg = app.config
-    assert (cfg["MAIL_BACKEND"], cfg["MAIL_TIMEOUT"], cfg["MAIL_BATCH"], cfg["MAIL_MAX_ATTEMPTS"]) == (
-        "mailbox",
-        10,
-        50,
-        8,
-    )
+    assert (cfg["MAIL_BACKEND"], cfg["MAIL_TIMEOUT"], cfg["MAIL_BATCH"]) == ("mailbox", 10, 50)
     assert (cfg["MAIL_RETRY_BASE_SECONDS"], cfg["MAIL_RETRY_MAX_SECONDS"], cfg["MAIL_STALE_CLAIM_SECONDS"]) == (
         60,
-        6 * 3600,
+        15 * 60,
         600,
     )
+    assert cfg["MAIL_RETRY_FOR_HOURS"] >= 72, "a relay down for a long weekend loses nothing"
+    assert cfg["MAIL_STUCK_NOTICE_MINUTES"] == 60
+    assert "MAIL_MAX_ATTEMPTS" not in cfg
     assert cfg["MAIL_DEFAULT_SENDER"] == "Call to Glory <glory@localhost>"
 
 
