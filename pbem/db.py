@@ -187,7 +187,11 @@ def _sqlite_writer_lock(engine: Engine) -> Iterator[None]:
         return
     if engine.url.query.get("uri") == "true" and database.startswith("file:"):
         database = database.removeprefix("file:").split("?")[0]  # sqlite:///file:/path?mode=ro&uri=true
-    fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:  # a folder gone or read-only: SQLite itself will say what is wrong (a 503, not a 500)
+        yield
+        return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         _writer.held = True

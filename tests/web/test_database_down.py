@@ -283,3 +283,30 @@ def test_a_lost_commit_is_not_run_again(make_app: AppMaker, pg_admin: Engine) ->
     assert killed
     assert_503(response, "Reload the page to see whether it was made")
     assert table.moves_logged() == 0, "the COMMIT never reached the server"
+
+
+# A database that cannot be reached at all -------------------------------------------------------
+
+
+def unreachable_url(url: str, tmp: str) -> str:
+    """A database that is not there: a SQLite file in a folder that does not exist, a port nobody listens on."""
+    if url.startswith("sqlite"):
+        return f"sqlite:///{tmp}/gone/pbem.sqlite3"
+    from tests.apps import free_port
+
+    return f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/test?connect_timeout=5"
+
+
+@pytest.mark.parametrize("database_url", [*SQLITE, *POSTGRES], indirect=True)
+def test_an_unreachable_database_answers_503(
+    make_app: AppMaker, database_url: str, tmp_path: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = people(make_app())
+    app = make_app(unreachable_url(database_url, str(tmp_path)), WTF_CSRF_ENABLED=False)  # no page gives a form
+    client = app.test_client()
+    token = table.move_token(0, DRAW1)
+    with caplog.at_level(logging.WARNING):
+        assert_503(client.get(f"/play/{token}"), "cannot be reached", "this page cannot be shown")
+        assert_503(client.post(f"/play/{token}"), NOT_MADE, "cannot be reached")
+    assert "database gone during GET play.page" in caplog.text
+    assert "database gone during POST play.make_move" in caplog.text
