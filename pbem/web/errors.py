@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, g, message_flashed, render_template, request, session
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -81,9 +81,25 @@ def _retry_once(view: Callable[..., Any]) -> Callable[..., Any]:
                 raise
             log.warning("database connection lost during %s %s, running it once more: %s", *_where(), exc.orig)
             db.drop_session()
+            _unflash()
             return view(**kwargs)
 
     return retrying
+
+
+def _note_flash(_app: Flask, message: str, category: str) -> None:
+    g.setdefault("pbem_flashed", []).append((category, message))
+
+
+def _unflash() -> None:
+    """Take back the messages this request flashed so far, so that a view run again does not show them twice."""
+    flashed = g.pop("pbem_flashed", [])
+    if flashed:
+        kept = list(session.get("_flashes", []))
+        for item in reversed(flashed):
+            if item in kept:
+                del kept[len(kept) - 1 - kept[::-1].index(item)]  # the last one like it
+        session["_flashes"] = kept
 
 
 def _where() -> tuple[str, str]:
@@ -95,6 +111,7 @@ def register(app: Flask) -> None:
     """Render HTTP errors, CSRF failures, an unavailable database and unexpected exceptions as pages."""
     for endpoint, view in list(app.view_functions.items()):
         app.view_functions[endpoint] = _retry_once(view)
+    message_flashed.connect(_note_flash, app)
 
     @app.errorhandler(DBAPIError)
     def _database(exc: DBAPIError) -> tuple[str, int, list[tuple[str, str]]]:

@@ -193,12 +193,14 @@ def test_a_read_only_database_answers_503_and_the_log_says_why(
 # 5. PostgreSQL: connections terminated mid-request ------------------------------------------------
 
 
-def kill_on(app: Flask, admin: Engine, first: str, times: int) -> list[int]:
+def kill_on(app: Flask, admin: Engine, first: str, times: int, reads_only: bool = False) -> list[int]:
     """Terminate the app's connection just before its next ``times`` statements starting with ``first``
-    (as a failover or pg_terminate_backend does); the list of killed backend pids."""
+    (as a failover or pg_terminate_backend does), only on read sessions if ``reads_only``; the killed pids."""
     killed: list[int] = []
 
     def _kill(conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if reads_only and conn.get_execution_options().get("pbem_write"):
+            return
         if len(killed) < times and statement.lstrip().upper().startswith(first):
             pid = conn.connection.dbapi_connection.info.backend_pid
             with admin.connect() as other:
@@ -310,3 +312,41 @@ def test_an_unreachable_database_answers_503(
         assert_503(client.post(f"/play/{token}"), NOT_MADE, "cannot be reached")
     assert "database gone during GET play.page" in caplog.text
     assert "database gone during POST play.make_move" in caplog.text
+
+
+@pytest.mark.parametrize("database_url", POSTGRES, indirect=True)
+def test_connections_killed_between_requests_are_replaced(make_app: AppMaker, pg_admin: Engine) -> None:
+    """A failover between two requests: every pooled connection is gone, and the next POST and GET just work."""
+    app = make_app()
+    pids: set[int] = set()
+    event.listen(app.extensions["pbem_engine"], "checkout", lambda dbapi, *_: pids.add(dbapi.info.backend_pid))
+    table = people(app)
+    client = app.test_client()
+    token = table.move_token(0, DRAW1)
+    csrf = open_move(client, token)
+    assert pids
+    with pg_admin.connect() as other:
+        for pid in pids:
+            other.execute(text("SELECT pg_terminate_backend(:pid, 10000)"), {"pid": pid})
+    response = client.post(f"/play/{token}", data={"csrf_token": csrf})
+    assert response.status_code == 303
+    assert "Done: " in client.get(response.location).get_data(as_text=True)
+    assert table.moves_logged() == 1 and table.verify()
+
+
+@pytest.mark.parametrize("database_url", POSTGRES, indirect=True)
+def test_a_retried_request_shows_its_message_once(make_app: AppMaker, pg_admin: Engine) -> None:
+    """A click on a move already made flashes "Already played", then reads the seat's page link: when that read
+    loses its connection, the view runs again, and the message is still shown once."""
+    app = make_app()
+    table = people(app)
+    client = app.test_client()
+    token = table.move_token(0, DRAW1)
+    csrf = open_move(client, token)
+    assert client.post(f"/play/{token}", data={"csrf_token": csrf}).status_code == 303
+    client.get(f"/play/{table.personal(0)}")  # shows (and clears) "Done"
+    killed = kill_on(app, pg_admin, "SELECT", 1, reads_only=True)  # the read after "Already played"
+    response = client.post(f"/play/{token}", data={"csrf_token": csrf})
+    assert len(killed) == 1 and response.status_code == 303
+    page = client.get(response.location).get_data(as_text=True)
+    assert page.count("Already played") == 1
