@@ -58,6 +58,7 @@ def validate(app: Flask) -> None:
     for key in ("PERSONAL_LINK_DAYS", "MOVE_LINK_DAYS"):
         if not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ConfigError(f"{key} must be a whole number of days")
+    _validate_database(cfg)
     _validate_admin(cfg)
     _validate_mail(cfg, production)
     _validate_scheduler(cfg, production)
@@ -67,6 +68,14 @@ def validate(app: Flask) -> None:
     cfg["WTF_CSRF_TIME_LIMIT"] = None  # a page may stay open on a phone for days
     cfg["WTF_CSRF_SSL_STRICT"] = False  # the form token is checked; the Referer is never sent
     cfg["DEVELOPMENT"] = not production
+
+
+def _validate_database(cfg: Any) -> None:
+    """The database's waiting limits, in milliseconds (SQLite's busy timeout; PostgreSQL's lock and statement
+    timeouts, where 0 means none)."""
+    for key, low in (("SQLITE_BUSY_TIMEOUT_MS", 1), ("DB_LOCK_TIMEOUT_MS", 0), ("DB_STATEMENT_TIMEOUT_MS", 0)):
+        if type(cfg[key]) is not int or not low <= cfg[key] <= 600_000:
+            raise ConfigError(f"{key} must be a whole number of milliseconds from {low} to 600000")
 
 
 def _validate_admin(cfg: Any) -> None:

@@ -1,18 +1,25 @@
-"""Database engines and sessions: SQLite (WAL, busy timeout, BEGIN IMMEDIATE for writes) or PostgreSQL."""
+"""Database engines and sessions: SQLite (WAL, busy timeout, BEGIN IMMEDIATE for writes) or PostgreSQL
+(lock and statement timeouts), and what a database error means for a request (busy, read-only, gone)."""
 
 from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import Engine, event
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
+from werkzeug.routing import IntegerConverter
+
+# The largest row id: PostgreSQL's INTEGER (SQLite's is larger, but ids never get there).
+MAX_ID = 2**31 - 1
 
 
 def database_url(app: Flask) -> str:
@@ -24,10 +31,22 @@ def database_url(app: Flask) -> str:
     return f"sqlite:///{Path(app.instance_path) / 'pbem.sqlite3'}"
 
 
-def make_engine(url: str, busy_timeout_ms: int = 5000) -> Engine:
-    """An engine; for SQLite with SQLAlchemy's recipe so that we, not pysqlite, emit BEGIN."""
+def make_engine(
+    url: str, busy_timeout_ms: int = 5000, lock_timeout_ms: int = 5000, statement_timeout_ms: int = 15000
+) -> Engine:
+    """An engine; for SQLite with SQLAlchemy's recipe so that we, not pysqlite, emit BEGIN; for PostgreSQL
+    with ``lock_timeout`` and ``statement_timeout`` on every connection (0 turns one off)."""
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+        pg = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+
+        @event.listens_for(pg, "connect")
+        def _timeouts(dbapi_connection: Any, _record: Any) -> None:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute(f"SET lock_timeout = {int(lock_timeout_ms)}")
+                cursor.execute(f"SET statement_timeout = {int(statement_timeout_ms)}")
+            dbapi_connection.commit()  # else the pool's rollback on return would undo the SETs
+
+        return pg
     engine = create_engine(
         url,
         connect_args={"check_same_thread": False, "timeout": busy_timeout_ms / 1000},
@@ -53,10 +72,21 @@ def make_engine(url: str, busy_timeout_ms: int = 5000) -> Engine:
 
 
 def init_app(app: Flask) -> None:
-    """Create the app's engine and close the request's session at teardown."""
-    engine = make_engine(database_url(app), app.config["SQLITE_BUSY_TIMEOUT_MS"])
+    """Create the app's engine, close the request's session at teardown, and add the ``id`` URL converter."""
+    cfg = app.config
+    engine = make_engine(
+        database_url(app), cfg["SQLITE_BUSY_TIMEOUT_MS"], cfg["DB_LOCK_TIMEOUT_MS"], cfg["DB_STATEMENT_TIMEOUT_MS"]
+    )
     app.extensions["pbem_engine"] = engine
     app.teardown_appcontext(_close_session)
+    app.url_map.converters["id"] = IdConverter
+
+
+class IdConverter(IntegerConverter):
+    """``<id:name>``: a row id, at most MAX_ID; a larger number is no row (404), not a database error."""
+
+    def __init__(self, map: Any) -> None:
+        super().__init__(map, max=MAX_ID)
 
 
 def get_engine() -> Engine:
@@ -79,9 +109,18 @@ def _close_session(_exc: BaseException | None) -> None:
         session.close()
 
 
+def drop_session() -> None:
+    """Close the request's read session (after a lost connection: the next one starts on a fresh one)."""
+    _close_session(None)
+
+
 @contextmanager
 def write_session(engine: Engine | None = None) -> Iterator[Session]:
-    """One write transaction (BEGIN IMMEDIATE on SQLite): commit on success, roll back on error."""
+    """One write transaction (BEGIN IMMEDIATE on SQLite): commit on success, roll back on error.
+
+    Before the COMMIT is sent, the app context notes it (``committing``): from then on a lost
+    connection leaves it unknown whether the transaction was saved, and the request is not retried.
+    """
     engine = engine or get_engine()
     with (
         _sqlite_writer_lock(engine),
@@ -89,6 +128,44 @@ def write_session(engine: Engine | None = None) -> Iterator[Session]:
         session.begin(),
     ):
         yield session
+        session.flush()
+        if has_app_context():
+            g.pbem_committing = True
+
+
+def committing() -> bool:
+    """Whether a write transaction of this app context got as far as its COMMIT."""
+    return bool(g.get("pbem_committing"))
+
+
+BUSY, READ_ONLY, GONE = "busy", "read-only", "gone"
+# PostgreSQL SQLSTATEs: lock_not_available, query_canceled (statement_timeout), deadlock_detected,
+# serialization_failure, too_many_connections; read_only_sql_transaction (a standby after failover);
+# admin_shutdown, crash_shutdown, cannot_connect_now and the connection exceptions (class 08).
+_PG = {"55P03": BUSY, "57014": BUSY, "40P01": BUSY, "40001": BUSY, "53300": BUSY, "25006": READ_ONLY}
+_PG_GONE = ("57P01", "57P02", "57P03", "08")
+# SQLite primary result codes: SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY.
+_SQLITE = {5: BUSY, 6: BUSY, 8: READ_ONLY}
+
+
+def unavailable(exc: DBAPIError) -> str | None:
+    """Why the database could not do its part (BUSY, READ_ONLY or GONE), or None for an error of ours (a bug)."""
+    if exc.connection_invalidated:
+        return GONE
+    orig = exc.orig
+    code = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if isinstance(code, str):
+        if code in _PG:
+            return _PG[code]
+        if code.startswith(_PG_GONE):
+            return GONE
+    if isinstance(orig, sqlite3.Error):
+        kind = _SQLITE.get(getattr(orig, "sqlite_errorcode", 0) & 0xFF)
+        if kind:
+            return kind
+    if isinstance(exc, OperationalError):  # the database's side: cannot connect, disk full, I/O error ...
+        return GONE
+    return None
 
 
 _writer = threading.local()
@@ -105,10 +182,16 @@ def _sqlite_writer_lock(engine: Engine) -> Iterator[None]:
     """
     database = engine.url.database
     held: bool = getattr(_writer, "held", False)
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:" or held:
+    if engine.dialect.name != "sqlite" or not database or ":memory:" in database or held:
         yield
         return
-    fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    if engine.url.query.get("uri") == "true" and database.startswith("file:"):
+        database = database.removeprefix("file:").split("?")[0]  # sqlite:///file:/path?mode=ro&uri=true
+    try:
+        fd = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:  # a folder gone or read-only: SQLite itself will say what is wrong (a 503, not a 500)
+        yield
+        return
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         _writer.held = True
@@ -136,5 +219,7 @@ def upgrade(engine: Engine) -> None:
 
     cfg = alembic_config(engine)
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.exec_driver_sql("SET LOCAL statement_timeout = 0")  # a migration may rewrite big tables
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "heads")

@@ -466,7 +466,7 @@ def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any
     return page, status
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Any:
     """The organiser's view of one game: every hand, the score sheets, the log, the emails and the actions."""
     return _game_page(game_id)
@@ -552,7 +552,7 @@ def _precheck(game_id: int, action: str) -> None:
 ACTIONS = "resend, email, hand, pause, resume, extend, bot, retry, abort, export, verify"
 
 
-@bp.post(f"/games/<int:game_id>/<any({ACTIONS}):action>")
+@bp.post(f"/games/<id:game_id>/<any({ACTIONS}):action>")
 def act(game_id: int, action: str) -> Any:
     """Run one action on a game (destructive ones after a confirmation page), then show the game again."""
     try:

@@ -1,12 +1,22 @@
-"""Error pages: every failure is a short page with a status, never a traceback."""
+"""Error pages: every failure is a short page with a status, never a traceback.
+
+A database that is busy, read-only or gone answers 503 with ``Retry-After`` and says that nothing was
+changed; a request whose connection was lost before any COMMIT is first run once more on a fresh one.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
+from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, g, message_flashed, render_template, request, session
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from .. import db
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +40,86 @@ def error_page(
     return page, status, headers or []
 
 
+# Seconds to wait before trying again, and what went wrong, per kind of unavailability (db.unavailable).
+RETRY_AFTER = {db.BUSY: 5, db.READ_ONLY: 60, db.GONE: 10}
+TROUBLE = {
+    db.BUSY: "The database is busy right now",
+    db.READ_ONLY: "The database cannot be written to right now",
+    db.GONE: "The database cannot be reached right now",
+}
+
+
+def unavailable_page(kind: str) -> tuple[str, int, list[tuple[str, str]]]:
+    """The 503 page for a database that is ``kind`` (busy, read-only, gone) during this request."""
+    headers = [("Retry-After", str(RETRY_AFTER[kind]))]
+    if request.method in ("GET", "HEAD"):
+        message = f"{TROUBLE[kind]}, so this page cannot be shown. Try again in a moment."
+        return error_page(503, message, "Please try again in a moment", headers)
+    if db.committing():
+        return error_page(
+            503,
+            "The connection to the database was lost while your change was being saved. "
+            "Reload the page to see whether it was made before you try again.",
+            "Please check and try again",
+            headers,
+        )
+    what = "your move was not made" if request.endpoint == "play.make_move" else "nothing was changed"
+    later = "later" if kind == db.READ_ONLY else "in a moment"
+    return error_page(503, f"{TROUBLE[kind]}, so {what}. Try again {later}.", f"Please try again {later}", headers)
+
+
+def _retry_once(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Run ``view`` once more, on a fresh connection, when its connection was lost before any COMMIT
+    (safe: nothing was saved, and a move is bound to its decision)."""
+
+    @functools.wraps(view)
+    def retrying(**kwargs: Any) -> Any:
+        try:
+            return view(**kwargs)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated or db.committing():
+                raise
+            log.warning("database connection lost during %s %s, running it once more: %s", *_where(), exc.orig)
+            db.drop_session()
+            _unflash()
+            return view(**kwargs)
+
+    return retrying
+
+
+def _note_flash(_app: Flask, message: str, category: str) -> None:
+    g.setdefault("pbem_flashed", []).append((category, message))
+
+
+def _unflash() -> None:
+    """Take back the messages this request flashed so far, so that a view run again does not show them twice."""
+    flashed = g.pop("pbem_flashed", [])
+    if flashed:
+        kept = list(session.get("_flashes", []))
+        for item in reversed(flashed):
+            if item in kept:
+                del kept[len(kept) - 1 - kept[::-1].index(item)]  # the last one like it
+        session["_flashes"] = kept
+
+
+def _where() -> tuple[str, str]:
+    """The request's method and endpoint (not its path: paths carry link tokens, which stay out of logs)."""
+    return request.method, str(request.endpoint)
+
+
 def register(app: Flask) -> None:
-    """Render HTTP errors, CSRF failures and unexpected exceptions as pages."""
+    """Render HTTP errors, CSRF failures, an unavailable database and unexpected exceptions as pages."""
+    for endpoint, view in list(app.view_functions.items()):
+        app.view_functions[endpoint] = _retry_once(view)
+    message_flashed.connect(_note_flash, app)
+
+    @app.errorhandler(DBAPIError)
+    def _database(exc: DBAPIError) -> tuple[str, int, list[tuple[str, str]]]:
+        kind = db.unavailable(exc)
+        if kind is None:
+            return _unexpected(exc)
+        log.warning("database %s during %s %s, answered 503: %s", kind, *_where(), exc.orig)
+        return unavailable_page(kind)
 
     @app.errorhandler(CSRFError)
     def _csrf(exc: CSRFError) -> tuple[str, int, list[tuple[str, str]]]:

@@ -83,7 +83,7 @@ def _not_found() -> tuple[str, int, list[tuple[str, str]]]:
     return error_page(404, "There is no email with this number in the mailbox.")
 
 
-@bp.get("/<int:email_id>")
+@bp.get("/<id:email_id>")
 def show(email_id: int) -> Any:
     """One email: its headers as they are sent, the text part with clickable links, the HTML part."""
     email = _email(email_id)
@@ -106,7 +106,7 @@ def show(email_id: int) -> Any:
     )
 
 
-@bp.get("/<int:email_id>/html")
+@bp.get("/<id:email_id>/html")
 def html_part(email_id: int) -> Any:
     """The email's HTML part as a page of its own, with inline styles allowed and scripts not."""
     email = _email(email_id)

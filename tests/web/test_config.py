@@ -144,6 +144,11 @@ def test_missing_config_file_is_refused(
         ("PBEM_PERSONAL_LINK_DAYS", "1.5", "PERSONAL_LINK_DAYS"),
         ("PBEM_SECRET_KEY_FALLBACKS", "old-key", "SECRET_KEY_FALLBACKS"),
         ("PBEM_SERVER_NAME", '""', "SERVER_NAME"),
+        ("PBEM_SQLITE_BUSY_TIMEOUT_MS", "0", "SQLITE_BUSY_TIMEOUT_MS"),
+        ("PBEM_DB_LOCK_TIMEOUT_MS", "-1", "DB_LOCK_TIMEOUT_MS"),
+        ("PBEM_DB_LOCK_TIMEOUT_MS", '"5s"', "DB_LOCK_TIMEOUT_MS"),
+        ("PBEM_DB_STATEMENT_TIMEOUT_MS", "1.5", "DB_STATEMENT_TIMEOUT_MS"),
+        ("PBEM_DB_STATEMENT_TIMEOUT_MS", "600001", "DB_STATEMENT_TIMEOUT_MS"),
     ],
 )
 def test_bad_values_are_refused_with_the_setting_named(
