@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 from werkzeug.test import TestResponse
 
-import engine
+from engine import call_to_glory as glory
 from pbem import admin, db, games
 from pbem.models import AdminUser, MoveRecord, utcnow
 from tests.apps import Table, form_fields, new_table
@@ -32,12 +32,12 @@ def _preference_rows(table: Table, seat: int) -> int:
 
 def test_the_same_preference_again_logs_nothing(client: FlaskClient, table: Table) -> None:
     token = table.personal(1)
-    current = engine.PREFERENCES[table.state().preferences[1]]
+    current = glory.PREFERENCES[table.state().preferences[1]]
     before = (table.version(), table.moves_logged())
     for _ in range(5):
         assert _prefer(client, token, current).status_code == 303
     assert (table.version(), table.moves_logged()) == before, "no log row, no new snapshot"
-    other = next(p for p in engine.PREFERENCES if p != current)
+    other = next(p for p in glory.PREFERENCES if p != current)
     assert _prefer(client, token, other).status_code == 303
     assert table.moves_logged() == before[1] + 1 and table.seat(1).discard_preference == other
     assert _prefer(client, token, other).status_code == 303
@@ -46,8 +46,8 @@ def test_the_same_preference_again_logs_nothing(client: FlaskClient, table: Tabl
 
 def test_changes_are_limited_per_seat(client: FlaskClient, table: Table, app: Flask) -> None:
     token = table.personal(1)
-    values = [p for p in engine.PREFERENCES if p != engine.PREFERENCES[table.state().preferences[1]]]
-    values = [*values, engine.PREFERENCES[table.state().preferences[1]]]
+    values = [p for p in glory.PREFERENCES if p != glory.PREFERENCES[table.state().preferences[1]]]
+    values = [*values, glory.PREFERENCES[table.state().preferences[1]]]
     for i in range(games.PREFERENCE_CHANGES):
         assert _prefer(client, token, values[i % len(values)]).status_code == 303, i
     logged = table.moves_logged()
@@ -77,7 +77,7 @@ def test_an_aborted_game_refuses_preference_changes(client: FlaskClient, table: 
         session.flush()
         admin.abort_game(session=session, game_id=table.game_id, actor=admin.actor_of(user))
     before = (table.version(), table.moves_logged())
-    other = next(p for p in engine.PREFERENCES if p != engine.PREFERENCES[table.state().preferences[1]])
+    other = next(p for p in glory.PREFERENCES if p != glory.PREFERENCES[table.state().preferences[1]])
     assert_error_page(_prefer(client, token, other), 409, "stopped by its organiser")
     assert (table.version(), table.moves_logged()) == before
 
@@ -97,7 +97,7 @@ def test_a_finished_game_refuses_preference_changes(client: FlaskClient, app: Fl
                     session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page"
                 )
     before = (table.version(), table.moves_logged())
-    other = next(p for p in engine.PREFERENCES if p != engine.PREFERENCES[table.state().preferences[0]])
+    other = next(p for p in glory.PREFERENCES if p != glory.PREFERENCES[table.state().preferences[0]])
     response = client.post(f"/play/{token}", data={"csrf_token": csrf, "do": "preference", "discard_preference": other})
     assert_error_page(response, 409, "game is over")
     assert (table.version(), table.moves_logged()) == before
