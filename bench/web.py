@@ -48,7 +48,7 @@ from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
 from engine import call_to_glory as glory
 from engine.call_to_glory.bots import BOTS
-from pbem import create_app, db, games, links
+from pbem import create_app, db, flows, games, links
 from pbem.models import Game, MoveRecord, Seat, utcnow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -166,7 +166,6 @@ def _seat_row(gid: int, position: int, name: str) -> dict[str, Any]:
         "language": "en",
         "timezone": "UTC",
         "nonce": secrets.token_urlsafe(24),
-        "discard_preference": "smaller",
         "kind": "human",
     }
 
@@ -191,7 +190,7 @@ def create_active(app: Flask, name: str, seed: int, plies: int = 0) -> int:
     """A game of three people created by the service, then advanced ``plies`` decisions by bots."""
     specs = [games.SeatSpec(n, email=f"{n}@example.com") for n in NAMES]
     with app.app_context(), db.write_session() as session:
-        game = games.create_game(session=session, name=name, seats=specs, seed=seed)
+        game = flows.create_game(session=session, name=name, seats=specs, seed=seed)
         gid = game.id or 0
         version = game.version
     if plies:

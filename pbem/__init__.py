@@ -7,8 +7,6 @@ from typing import Any
 from flask import Flask
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
-from flask_login import LoginManager
-from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from engine import call_to_glory as glory
@@ -16,10 +14,8 @@ from engine.call_to_glory import words
 
 from . import config, db
 from .config import ROOT
+from .extensions import csrf, login_manager
 from .web import html
-
-csrf = CSRFProtect()
-login_manager = LoginManager()
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -24,11 +24,11 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Move, Options, State
-from engine.call_to_glory.bots import BOTS, HeuristicBot
 from engine.call_to_glory.cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES
 from engine.call_to_glory.words import describe_event, describe_move
 
-from . import games, sweeps, timing
+from . import audit, flows, games, sweeps, timing, waits
+from .audit import Actor as Actor
 from .mail import notify, outbox
 from .models import AdminAction, AdminSession, AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
 
@@ -64,16 +64,6 @@ class NotNow(games.ServiceError):
     """The action does not fit the game as it is now (finished, paused, not paused, no deadline …)."""
 
     status = 409
-
-
-@dataclass(frozen=True)
-class Actor:
-    """The organiser doing something: kept on every action they take."""
-
-    id: int
-    name: str
-    email: str | None = None
-    timezone: str = "UTC"
 
 
 # Accounts ---------------------------------------------------------------------------------------
@@ -120,7 +110,7 @@ def create_admin(
     password, which ends all their sessions (and a new email or time zone, if given)."""
     name = check_username(username)
     check_new_password(password)
-    email = check_email(email, "the organiser") if email else None
+    email = require_email(email, "the organiser") if email else None
     zone = check_timezone(timezone, "the organiser") if timezone is not None else None
     user = session.exec(select(AdminUser).where(AdminUser.username == name)).first()
     if user is None and reset:
@@ -331,7 +321,7 @@ def check_timezone(value: Any, who: str) -> str:
     return games.check_seat(games.SeatSpec(name=who, timezone=value.strip())).timezone
 
 
-def check_email(value: Any, who: str) -> str:
+def require_email(value: Any, who: str) -> str:
     """An email address (one line, one @, a dot in the domain)."""
     if not isinstance(value, str) or not value.strip():
         raise games.ServiceError(f"{who} needs an email address: it is how they play")
@@ -356,7 +346,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
                 errors[f"{key}-kind"] = "choose a person or a bot for this seat, or clear its name and email"
             continue
         if row.kind not in games.KINDS:
-            errors[f"{key}-kind"] = f"a seat is a person or one of the bots ({', '.join(BOTS)})"
+            errors[f"{key}-kind"] = f"a seat is a person or one of the bots ({', '.join(glory.GAME.bots)})"
             continue
         name = row.name.strip()
         if row.kind != "human":
@@ -368,7 +358,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
             if name:
                 specs[i] = games.SeatSpec(name=name, kind=row.kind)
             continue
-        email = _checked(errors, f"{key}-email", check_email, row.email, who)
+        email = _checked(errors, f"{key}-email", require_email, row.email, who)
         language = _checked(errors, f"{key}-language", check_language, row.language)
         zone = _checked(errors, f"{key}-timezone", check_timezone, row.timezone, who)
         if name and email and language and zone:
@@ -383,7 +373,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
 
 @dataclass(frozen=True)
 class NewGameChecked:
-    """The new-game form, checked: what ``games.create_game`` is called with."""
+    """The new-game form, checked: what ``flows.create_game`` is called with."""
 
     name: str
     seats: list[games.SeatSpec]
@@ -419,7 +409,7 @@ def check_new_game(new: NewGame) -> NewGameChecked:
             task_decks = None
     organiser = None
     if new.organiser_email.strip():
-        organiser = _checked(errors, "organiser_email", check_email, new.organiser_email, "the organiser")
+        organiser = _checked(errors, "organiser_email", require_email, new.organiser_email, "the organiser")
     policy = _policy(new.policy, errors)
     if errors:
         raise InputErrors(errors)
@@ -449,11 +439,11 @@ def _policy(values: dict[str, Any], errors: dict[str, str]) -> timing.Policy | N
         return None
 
 
-def create_game(*, session: Session, actor: Actor, new: NewGame, seed: int | None = None) -> Game:
-    """Create a game from the new-game form (the invitations follow from ``games.create_game``); log who did it."""
+def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed: int | None = None) -> Game:
+    """Create a game from the new-game form (``flows.create_game`` queues the invitations); log who did it."""
     checked = check_new_game(new)
     try:
-        game = games.create_game(
+        game = flows.create_game(
             session=session,
             name=checked.name,
             seats=checked.seats,
@@ -467,7 +457,7 @@ def create_game(*, session: Session, actor: Actor, new: NewGame, seed: int | Non
     except games.ServiceError as exc:
         raise InputErrors({"": exc.message}) from None
     players = ", ".join(f"{s.name} ({'person' if s.kind == 'human' else s.kind + ' bot'})" for s in checked.seats)
-    _log(session, game, actor, "create", f"created the game: {players}")
+    audit.log_action(session, game, actor, "create", f"created the game: {players}")
     return game
 
 
@@ -624,7 +614,7 @@ def list_games(
 
 
 @dataclass(frozen=True)
-class LogEntry:
+class LogLine:
     """One line of a game's log as the organiser sees it: a move (every card shown) or an organiser action."""
 
     at: datetime
@@ -660,7 +650,7 @@ class GameView:
     state: State
     summary: dict[str, Any]
     rounds: list[dict[str, Any]]
-    log: list[LogEntry]
+    log: list[LogLine]
     emails: list[EmailRow]
     current: Seat | None
     bot_move: str | None = None
@@ -697,11 +687,11 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
     state = games.load_state(game)
     names = {s.position: s.name for s in seats}
     log = [
-        LogEntry(_now(r.created_at), "move", r.source, names.get(r.seat, "?"), _move_text(r), r.seq)
+        LogLine(_now(r.created_at), "move", r.source, names.get(r.seat, "?"), _move_text(r), r.seq)
         for r in games.move_log(session=session, game_id=game_id)
     ]
     actions = session.exec(select(AdminAction).where(AdminAction.game_id == game_id).order_by(col(AdminAction.id)))
-    log += [LogEntry(_now(a.created_at), "admin", "admin", a.admin_name, a.detail) for a in actions]
+    log += [LogLine(_now(a.created_at), "admin", "admin", a.admin_name, a.detail) for a in actions]
     log.sort(key=lambda e: (e.at, 0 if e.kind == "move" else 1, e.seq or 0))
     email_columns = (
         col(OutboxEmail.id),
@@ -735,36 +725,13 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
     for email in emails:
         view.counts[email.status] = view.counts.get(email.status, 0) + 1
     if current is not None and view.running:
-        view.bot_move = describe_move(_bot_choice(state).to_json())
+        view.bot_move = describe_move(games.bot_move(state, "heuristic").to_json())
         deadline = timing.utc(game.deadline_at)
         view.late = deadline is not None and deadline < _now(now)
     return view
 
 
 # Repairs -----------------------------------------------------------------------------------------
-
-
-def _log(
-    session: Session,
-    game: Game,
-    actor: Actor,
-    action: str,
-    detail: str,
-    notice: str | None = None,
-    seat: int | None = None,
-) -> AdminAction:
-    row = AdminAction(
-        game_id=game.id or 0,
-        admin_id=actor.id or None,
-        admin_name=actor.name,
-        action=action,
-        seat=seat,
-        detail=detail,
-        notice=notice,
-    )
-    session.add(row)
-    session.flush()
-    return row
 
 
 def _running(session: Session, game_id: int, *, unpaused: bool = True) -> Game:
@@ -786,15 +753,6 @@ def _seat(session: Session, game_id: int, position: int) -> tuple[list[Seat], Se
     return seats, seats[position]
 
 
-def _bot_choice(state: State) -> Move:
-    return HeuristicBot().choose(state)
-
-
-def _bot_for(seat: Seat, state: State) -> Move:
-    bot: glory.bots.Bot = BOTS[seat.kind](state.ply) if seat.kind == "random" else BOTS[seat.kind]()
-    return bot.choose(state)
-
-
 def _play_bots(session: Session, game: Game) -> int:
     """If a bot seat must act (after a hand-over or a resume), let it play; the moves after it follow."""
     state = games.load_state(game)
@@ -804,8 +762,8 @@ def _play_bots(session: Session, game: Game) -> int:
     seat = seats[state.current]
     if not seat.is_bot:
         return 0
-    move = {k: v for k, v in _bot_for(seat, state).to_json().items() if k != "player"}
-    outcome = games.apply_move(
+    move = {k: v for k, v in games.bot_move(state, seat.kind).to_json().items() if k != "player"}
+    outcome = flows.apply_move(
         session=session, game_id=game.id or 0, seat=seat.position, move=move, decision=state.ply, source="bot"
     )
     return len(outcome.logged)
@@ -838,7 +796,7 @@ def _restart_wait(session: Session, game: Game, seat: Seat) -> None:
     if game.current_seat != seat.position or game.paused_at is not None:
         return
     ply = games.load_state(game).ply
-    for key, value in sweeps.new_wait(game=game, seat=seat, ply=ply, now=utcnow()).items():
+    for key, value in waits.new_wait(game=game, seat=seat, ply=ply, now=utcnow()).items():
         setattr(game, key, value)
     session.add(game)
 
@@ -858,7 +816,7 @@ def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
     )
     if row is None:
         raise NotNow(f"no email can be sent to {seat.name} now")
-    _log(
+    audit.log_action(
         session, game, actor, "resend_turn", f"resent the turn email to {seat.name} <{seat.email}>", seat=seat.position
     )
     return f"The turn email to {seat.name} is queued again."
@@ -870,14 +828,14 @@ def change_email(*, session: Session, game_id: int, seat: int, email: str, actor
     seats, target = _seat(session, game_id, seat)
     if target.is_bot:
         raise NotNow(f"{target.name} is a bot: hand the seat to a person instead")
-    new = check_email(email, target.name)
+    new = require_email(email, target.name)
     if new == target.email:
         raise games.ServiceError(f"{new} is already {target.name}'s address")
     old = target.email
     target.email = new
     _rotate(target)
     _welcome(session, game, seats, target)
-    _log(
+    audit.log_action(
         session,
         game,
         actor,
@@ -907,16 +865,16 @@ def hand_seat(
     game = _running(session, game_id, unpaused=False)
     seats, target = _seat(session, game_id, seat)
     if kind not in games.KINDS:
-        raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(BOTS)})")
+        raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(glory.GAME.bots)})")
     _rotate(target)
     if kind == "human":
         who = f"the new player of {target.name}'s seat"
-        new, language, zone = check_email(email, who), check_language(language), check_timezone(timezone, who)
+        new, language, zone = require_email(email, who), check_language(language), check_timezone(timezone, who)
         old = f"{target.email}" if not target.is_bot else f"the {target.kind} bot"
         target.kind, target.email, target.language, target.timezone = "human", new, language, zone
         target.left_at, target.reminders = None, True
         _welcome(session, game, seats, target)
-        _log(
+        audit.log_action(
             session,
             game,
             actor,
@@ -933,7 +891,7 @@ def hand_seat(
         target.kind = kind
         session.add(target)
         session.flush()
-        _log(
+        audit.log_action(
             session,
             game,
             actor,
@@ -955,7 +913,9 @@ def pause_game(*, session: Session, game_id: int, actor: Actor, reason: str = ""
     sweeps.pause_game(
         session=session, game_id=game_id, reason=f"The organiser paused it{': ' + why if why else ''}.", now=_now(now)
     )
-    _log(session, game, actor, "pause", f"paused the game{': ' + why if why else ''}", "The organiser paused the game.")
+    audit.log_action(
+        session, game, actor, "pause", f"paused the game{': ' + why if why else ''}", "The organiser paused the game."
+    )
     return "The game is paused."
 
 
@@ -966,7 +926,7 @@ def resume_game(*, session: Session, game_id: int, actor: Actor, now: datetime |
         raise NotNow("this game is not paused")
     since = f"{_now(game.paused_at):%Y-%m-%d %H:%M} UTC"
     why = f": {game.paused_reason}" if game.paused_reason else ""
-    _log(
+    audit.log_action(
         session,
         game,
         actor,
@@ -994,16 +954,16 @@ def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor,
     game.deadline_at = deadline
     since = timing.utc(game.waiting_since) or now
     game.next_reminder_at = timing.planned_reminder(
-        sweeps.policy_of(game),
+        waits.policy_of(game),
         since=since,
         sent=game.reminders_sent,
         last_sent=timing.utc(game.last_reminder_at),
-        clock=sweeps.seat_clock(seat),
+        clock=waits.seat_clock(seat),
         deadline=deadline,
         now=now,
     )
     session.add(game)
-    _log(
+    audit.log_action(
         session,
         game,
         actor,
@@ -1022,9 +982,9 @@ def bot_decision(*, session: Session, game_id: int, decision: int, actor: Actor)
     if decision != state.ply:
         raise games.AlreadyPlayed
     seat = games.seats_of(session=session, game_id=game_id)[state.current]
-    move = {k: v for k, v in _bot_choice(state).to_json().items() if k != "player"}
+    move = {k: v for k, v in games.bot_move(state, "heuristic").to_json().items() if k != "player"}
     words = describe_move(move)
-    _log(
+    audit.log_action(
         session,
         game,
         actor,
@@ -1033,7 +993,7 @@ def bot_decision(*, session: Session, game_id: int, decision: int, actor: Actor)
         f"The organiser let a bot make a decision for {seat.name}: {words}.",
         seat.position,
     )
-    games.apply_move(session=session, game_id=game_id, seat=seat.position, move=move, decision=decision, source="admin")
+    flows.apply_move(session=session, game_id=game_id, seat=seat.position, move=move, decision=decision, source="admin")
     return f"The bot decided for {seat.name}: {words}."
 
 
@@ -1048,7 +1008,9 @@ def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: date
     count: int = result.rowcount  # type: ignore[attr-defined]
     if count == 0:
         raise NotNow("this game has no undeliverable emails")
-    _log(session, game, actor, "retry_emails", f"queued {count} undeliverable email{'s' if count > 1 else ''} again")
+    audit.log_action(
+        session, game, actor, "retry_emails", f"queued {count} undeliverable email{'s' if count > 1 else ''} again"
+    )
     return f"{count} email{'s are' if count > 1 else ' is'} queued again."
 
 
@@ -1059,10 +1021,10 @@ def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = ""
     game.aborted_at = _now(now)
     game.paused_at = game.paused_at or game.aborted_at
     game.paused_reason = f"The organiser ended the game early{': ' + why if why else ''}."
-    for key, value in sweeps.CLEARED.items():
+    for key, value in waits.CLEARED.items():
         setattr(game, key, value)
     session.add(game)
-    _log(
+    audit.log_action(
         session,
         game,
         actor,
@@ -1094,7 +1056,7 @@ def export_record(*, session: Session, game_id: int, actor: Actor) -> Export:
     """The game's record as a JSON download; logged, since it reveals every card."""
     record = game_record(session=session, game_id=game_id)
     game = games.get_game(session=session, game_id=game_id)
-    _log(session, game, actor, "export", f"exported the game record ({len(record['moves'])} moves)")
+    audit.log_action(session, game, actor, "export", f"exported the game record ({len(record['moves'])} moves)")
     slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-")[:40] or "game"
     return Export(f"call-to-glory-{game.id}-{slug}.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")
 
@@ -1113,43 +1075,5 @@ def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:
     except (glory.IllegalMove, glory.FormatError) as exc:
         ok = False
         result = f"the move log does not replay: {getattr(exc, 'message', str(exc))}"
-    _log(session, game, actor, "verify", f"verified the game: {result}")
+    audit.log_action(session, game, actor, "verify", f"verified the game: {result}")
     return ok, result[0].upper() + result[1:] + "."
-
-
-# What players are told ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AdminNotice:
-    """An organiser action players should hear about: when, what, in words, and who: ``seat`` is the only seat
-    to tell (a change to that player's own contact details), None for every player at the table."""
-
-    at: datetime
-    action: str
-    seat: int | None
-    text: str
-
-
-PRIVATE_NOTICES = ("change_email",)
-"""Actions only the seat they were done to hears about; the table hears about every other one."""
-
-
-_NOTICES = (
-    select(AdminAction)
-    .where(
-        col(AdminAction.game_id) == sa.bindparam("game_id"),
-        col(AdminAction.created_at) > sa.bindparam("since"),
-        col(AdminAction.notice).is_not(None),
-    )
-    .order_by(col(AdminAction.created_at), col(AdminAction.id))
-)
-
-
-def actions_since(*, session: Session, game_id: int, since: datetime) -> list[AdminNotice]:
-    """The organiser's actions on a game after ``since`` that concern its players, in plain words, oldest first."""
-    rows = session.exec(_NOTICES, params={"game_id": game_id, "since": _now(since)})
-    return [
-        AdminNotice(_now(r.created_at), r.action, r.seat if r.action in PRIVATE_NOTICES else None, r.notice or "")
-        for r in rows
-    ]

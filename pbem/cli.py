@@ -9,7 +9,7 @@ from sqlmodel import col, select
 
 from engine import call_to_glory as glory
 
-from . import db, games, links, scheduler
+from . import db, flows, games, links, scheduler
 from .models import Game
 
 
@@ -73,7 +73,7 @@ def create_game(
     options = glory.Options(rounds=rounds, imperial_tasks=imperial_tasks, ninja_power=ninja_power)
     try:
         with db.write_session() as session:
-            game = games.create_game(
+            game = flows.create_game(
                 session=session,
                 name=name,
                 seats=specs,
@@ -136,7 +136,7 @@ def demo(name: str) -> None:
         games.SeatSpec(name="Bot 2", kind="heuristic"),
     ]
     with db.write_session() as session:
-        game = games.create_game(session=session, name=name, seats=specs)
+        game = flows.create_game(session=session, name=name, seats=specs)
         game_id = game.id or 0
     seat = games.seats_of(session=db.get_session(), game_id=game_id)[0]
     click.echo(f"\nDemo game {game_id} created. Open your page:\n\n  {_personal_url(game_id, 0, seat.nonce)}\n")

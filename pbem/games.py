@@ -22,13 +22,11 @@ from sqlmodel import Session, col, select
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import IllegalMove, Move, Options, State
-from engine.call_to_glory.bots import BOTS
 
-from . import links, sweeps, timing
-from .mail import notify
+from . import links, timing, waits
 from .models import Game, MoveRecord, Seat, utcnow
 
-KINDS = ("human", *BOTS)
+KINDS = ("human", *glory.GAME.bots)
 MAX_GAME_NAME = 80
 MAX_EMAIL = 254
 PREFERENCE_CHANGES = 10
@@ -115,14 +113,38 @@ class SeatSpec:
     kind: str = "human"
 
 
+@dataclass(frozen=True)
+class Before:
+    """What followed a change needs to know of the state before it (``Before.of(state)``, taken first)."""
+
+    ply: int
+    turn: int
+    round: int
+    status: str
+    current: int
+    rounds_scored: int
+
+    @classmethod
+    def of(cls, state: State) -> Before:
+        """Capture ``state`` before it changes."""
+        return cls(state.ply, state.turn, state.round, state.status, state.current, len(state.round_scores))
+
+    @property
+    def decision(self) -> tuple[int, int, str, int]:
+        """Who must decide what; it changes with the seat to act, a new round or a reveal, never within a turn."""
+        return (self.turn, self.round, self.status, self.current)
+
+
 @dataclass
 class MoveOutcome:
-    """What applying a move did: the moves logged (the player's and the bots' after it) and the new state."""
+    """What a change did: the moves logged (the player's and the bots' after it), the new state, the seats, and
+    the state before (None for a new game); ``pbem.flows`` hands it to ``mail.notify``."""
 
     game: Game
     state: State
     logged: list[MoveRecord] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
+    before: Before | None = None
 
 
 def check_text(value: Any, what: str, longest: int) -> str:
@@ -189,8 +211,8 @@ def create_game(
     seed: int | None = None,
     organiser_email: str | None = None,
     policy: timing.Policy | None = None,
-) -> Game:
-    """Create a game with its seats and the engine's first state; bots to move play at once; invitations follow."""
+) -> MoveOutcome:
+    """Create a game with its seats and the engine's first state; bots to move play at once."""
     name = check_name(name, "the game's name", MAX_GAME_NAME)
     organiser = check_email(organiser_email, "the organiser's email") if organiser_email else None
     specs = [check_seat(s) for s in seats]
@@ -210,7 +232,14 @@ def create_game(
         state = glory.new_game([s.name for s in specs], options, seed=seed)
     except glory.FormatError as exc:
         raise ServiceError(str(exc)) from None
-    game = Game(name=name, options=options.to_json(), seed=seed, state=glory.to_json(state), status=state.status)
+    game = Game(
+        game=glory.GAME.key,
+        name=name,
+        options=options.to_json(),
+        seed=seed,
+        state=glory.to_json(state),
+        status=state.status,
+    )
     game.organiser_email = organiser
     game.policy = (policy or timing.Policy()).to_json()
     session.add(game)
@@ -230,11 +259,10 @@ def create_game(
             )
         )
     session.flush()
-    outcome = MoveOutcome(game, state)
-    _run_bots(session, outcome, seats_of(session=session, game_id=game.id), next_seq=1)
+    outcome = MoveOutcome(game, state, seats=seats_of(session=session, game_id=game.id))
+    _run_bots(session, outcome, outcome.seats, next_seq=1)
     _store(session, outcome, expected_version=0)
-    notify.after_create(session=session, game=game, seats=seats_of(session=session, game_id=game.id), outcome=outcome)
-    return game
+    return outcome
 
 
 def get_game(*, session: Session, game_id: int, lock: bool = False) -> Game:
@@ -297,7 +325,7 @@ def apply_move(
     if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
         raise ServiceError(f"{seats[seat].name} is played by a bot")
     state = load_state(game)
-    before = notify.Before.of(state)
+    before = Before.of(state)
     if not isinstance(move, dict):
         raise ServiceError("a move must be an object")
     if move.get("do") != "preference" and decision is not None and decision != state.ply:
@@ -308,7 +336,7 @@ def apply_move(
         raise ServiceError(str(exc)) from None
     if parsed.do != "preference" and state.is_finished:
         raise AlreadyPlayed
-    outcome = MoveOutcome(game, state, seats=seats)
+    outcome = MoveOutcome(game, state, seats=seats, before=before)
     if parsed.do == "preference":
         if state.is_finished:
             raise GameOver("This game is over: its discard preferences can no longer change.")
@@ -322,18 +350,14 @@ def apply_move(
         _apply_logged(session, outcome, seats[seat], parsed, source, next_seq)
     except IllegalMove as exc:
         raise ServiceError(exc.message, exc.rule) from None
-    if parsed.do == "preference":
-        seats[seat].discard_preference = parsed.discard_preference or "smaller"
-        session.add(seats[seat])
     _run_bots(session, outcome, seats, next_seq + 1)
     _store(session, outcome, expected_version=version)
-    notify.after_move(session=session, outcome=outcome, seats=seats, before=before)
     return outcome
 
 
 def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
     """A person leaves for good: the heuristic bot takes the seat (and plays at once if it must act), the
-    seat's nonce is rotated so its links stop working, and the organiser is told."""
+    seat's nonce is rotated so its links stop working."""
     game = get_game(session=session, game_id=game_id, lock=True)
     seats = seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats) or seats[seat].is_bot:
@@ -341,28 +365,15 @@ def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
     state = load_state(game)
     if state.is_finished:
         raise ServiceError("the game is over: there is nothing to leave")
-    before = notify.Before.of(state)
+    before = Before.of(state)
     leaver = seats[seat]
     leaver.kind, leaver.left_at, leaver.nonce = "heuristic", utcnow(), secrets.token_urlsafe(24)
     session.add(leaver)
-    outcome = MoveOutcome(game, state, seats=seats)
+    outcome = MoveOutcome(game, state, seats=seats, before=before)
     if game.paused_at is None:
         _run_bots(session, outcome, seats, _next_seq(session, game_id))
     _store(session, outcome, expected_version=game.version)
-    notify.after_leave(session=session, outcome=outcome, seats=seats, seat=leaver, before=before)
     return outcome
-
-
-def set_preference(*, session: Session, game_id: int, seat: int, preference: str, source: str) -> MoveOutcome:
-    """Change a seat's standing discard preference (R7); allowed at any time before the end."""
-    return apply_move(
-        session=session,
-        game_id=game_id,
-        seat=seat,
-        move={"do": "preference", "discard_preference": preference},
-        decision=None,
-        source=source,
-    )
 
 
 def _check_preference_rate(session: Session, game_id: int, seat: int, now: datetime) -> None:
@@ -399,14 +410,22 @@ def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Move
     outcome.logged.append(record)  # inserted by _store, all in one statement
 
 
+def bot_move(state: State, kind: str) -> Move:
+    """The move the bot ``kind`` makes for the player who must act (a random bot is seeded by the decision)."""
+    player = state.current_player
+    if player is None:
+        raise ServiceError("the game is over: no bot has anything to decide")
+    move: Move = glory.GAME.bots[kind](state.ply).choose(state, player)
+    return move
+
+
 def _run_bots(session: Session, outcome: MoveOutcome, seats: list[Seat], next_seq: int) -> None:
     """Let bot seats make their decisions, one after another, until a person must act."""
     state = outcome.state
     seq = next_seq
     while not state.is_finished and seats[state.current].is_bot:
         seat = seats[state.current]
-        bot = BOTS[seat.kind](state.ply) if seat.kind == "random" else BOTS[seat.kind]()
-        _apply_logged(session, outcome, seat, bot.choose(state), "bot", seq)
+        _apply_logged(session, outcome, seat, bot_move(state, seat.kind), "bot", seq)
         seq += 1
 
 
@@ -423,7 +442,7 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         "current_seat": None if state.is_finished else state.current,
         "version": expected_version + 1,
         "updated_at": utcnow(),
-        **sweeps.timing_fields(session=session, game=game, state=state, seats=outcome.seats, now=utcnow()),
+        **waits.timing_fields(session=session, game=game, state=state, seats=outcome.seats, now=utcnow()),
     }
     params = {"b_id": game.id, "b_version": expected_version, **{f"v_{k}": v for k, v in values.items()}}
     if session.connection().execute(_update_game(tuple(values)), params).rowcount != 1:
@@ -482,3 +501,26 @@ def verify_game(*, session: Session, game_id: int) -> bool:
     """True if replaying the log gives exactly the stored snapshot."""
     game = get_game(session=session, game_id=game_id)
     return glory.to_json(replay_game(session=session, game_id=game_id)) == game.state
+
+
+def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:
+    """The game, its seats and the seat of a verified link; raise LinkInvalid, GameNotFound, LinkRevoked."""
+    game = get_game(session=session, game_id=link.game_id)
+    seats = seats_of(session=session, game_id=link.game_id)
+    if not 0 <= link.seat < len(seats):
+        raise links.LinkInvalid
+    seat = seats[link.seat]
+    if link.nonce_tag != links.nonce_tag(seat.nonce):
+        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+    return game, seats, seat
+
+
+def move_links(*, game: Game, seat: Seat, state: State) -> list[tuple[dict[str, Any], str]]:
+    """A signed link for each legal first decision of ``seat`` (for emails and the CLI)."""
+    if state.current_player != seat.name:
+        return []
+    out = []
+    for move in glory.legal_moves(state):
+        body = {k: v for k, v in move.to_json().items() if k != "player"}
+        out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, state.ply, body)))
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 SOURCES = ("link", "page", "admin", "bot", "timeout")
@@ -29,6 +29,11 @@ class Game(SQLModel, table=True):
     """One game: its options, the engine state snapshot and a version that rises with every move."""
 
     id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(
+        default="call-to-glory",
+        sa_column=Column(String(40), nullable=False, server_default="call-to-glory"),
+    )
+    """The key of the game in ``engine.GAMES``."""
     name: str = Field(max_length=80)
     status: str = Field(default="playing", max_length=16, index=True)
     options: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
@@ -66,7 +71,6 @@ class Seat(SQLModel, table=True):
     language: str = Field(default="en", max_length=8)
     timezone: str = Field(default="UTC", max_length=64)
     nonce: str = Field(max_length=64)
-    discard_preference: str = Field(default="smaller", max_length=8)
     kind: str = Field(default="human", max_length=16)
     reminders: bool = True
     left_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

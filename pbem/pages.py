@@ -17,9 +17,6 @@ from .models import Game, Seat, utcnow
 LOG_LINES = 40
 
 
-LinkRevoked = games.LinkRevoked
-
-
 @dataclass
 class Choices:
     """The legal moves of the seat that must act, grouped the way the page shows them."""
@@ -53,19 +50,7 @@ class SeatPage:
 def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
     """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked."""
     link = links.read(token)
-    return (link, *find_seat(session=session, link=link))
-
-
-def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:
-    """The game, its seats and the seat of a verified link; raise LinkInvalid, GameNotFound, LinkRevoked."""
-    game = games.get_game(session=session, game_id=link.game_id)
-    seats = games.seats_of(session=session, game_id=link.game_id)
-    if not 0 <= link.seat < len(seats):
-        raise links.LinkInvalid
-    seat = seats[link.seat]
-    if link.nonce_tag != links.nonce_tag(seat.nonce):
-        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
-    return game, seats, seat
+    return (link, *games.find_seat(session=session, link=link))
 
 
 def personal_token_of(*, session: Session, link: links.Link) -> str:
@@ -127,14 +112,3 @@ def choices_for(state: State, view: dict[str, Any], player: str) -> Choices | No
             deck = move.deck or ""
             choices.reveals.append({"deck": deck, "type": view["tasks"][player][deck]})
     return choices
-
-
-def move_links(*, game: Game, seat: Seat, state: State) -> list[tuple[dict[str, Any], str]]:
-    """A signed link for each legal first decision of ``seat`` (for emails and the CLI)."""
-    if state.current_player != seat.name:
-        return []
-    out = []
-    for move in glory.legal_moves(state):
-        body = {k: v for k, v in move.to_json().items() if k != "player"}
-        out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, state.ply, body)))
-    return out

@@ -2,7 +2,7 @@
 
 The database is the scheduler's memory: each game keeps its current wait (``waiting_since``,
 ``wait_ply``), when its next reminder is due (``next_reminder_at``) and its deadline
-(``deadline_at``), both indexed. ``timing_fields`` keeps them up to date at every stored move.
+(``deadline_at``), both indexed; ``pbem.waits`` keeps them up to date at every stored move.
 A sweep reads the games that are due, then claims and handles each one in its own short write
 transaction (``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL; BEGIN IMMEDIATE and a re-check on
 SQLite), so two schedulers can sweep at once; a reminder's outbox ``dedupe_key`` makes it unique.
@@ -11,19 +11,17 @@ SQLite), so two schedulers can sweep at once; a reminder's outbox ``dedupe_key``
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
-from flask import current_app, has_app_context
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
 from engine.call_to_glory import State
-from engine.call_to_glory.bots import BOTS
 from engine.call_to_glory.state import FINISHED
 
-from . import db, games, timing
+from . import db, flows, games, timing, waits
 from .mail import notify
 from .models import Game, Seat
 from .timing import utc
@@ -33,102 +31,6 @@ log = logging.getLogger(__name__)
 BATCH = 200
 MAX_TIMEOUT_MOVES = 40
 """A bound on the decisions the bot makes for one timed-out turn (draws, Ninjas, a lay or discard)."""
-
-CLEARED: dict[str, Any] = {
-    "waiting_since": None,
-    "wait_ply": None,
-    "reminders_sent": 0,
-    "last_reminder_at": None,
-    "next_reminder_at": None,
-    "deadline_at": None,
-}
-
-
-def policy_of(game: Game) -> timing.Policy:
-    """The game's policy (games stored before policies existed have the defaults)."""
-    return timing.Policy.from_json(game.policy)
-
-
-def default_quiet() -> timing.QuietHours:
-    """The configured quiet hours (QUIET_HOURS), for seats that did not choose their own."""
-    text = current_app.config.get("QUIET_HOURS", timing.DEFAULT_QUIET) if has_app_context() else timing.DEFAULT_QUIET
-    return timing.QuietHours.parse(text)
-
-
-def seat_clock(seat: Seat) -> timing.SeatClock:
-    """The seat's time zone, quiet hours (its own or the configured default) and absence."""
-    tz = timing.zone(seat.timezone)
-    if seat.quiet_start is not None and seat.quiet_end is not None:
-        quiet = timing.QuietHours.of(seat.quiet_start, seat.quiet_end)
-    else:
-        quiet = default_quiet()
-    return timing.SeatClock(tz, quiet, timing.absence_of(utc(seat.away_from), seat.away_until, tz))
-
-
-# ---------------------------------------------------------------------------------------------- waits
-
-
-def timing_fields(
-    *, session: Session, game: Game, state: State, now: datetime, seats: Sequence[Seat] = ()
-) -> dict[str, Any]:
-    """The scheduling columns to store with a new snapshot (``games._store``): a new wait when it changed.
-
-    ``game.state`` is still the snapshot before the move; ``seats`` saves a query when they are loaded.
-    A wait changes when the player to act, the turn, the round or the phase changes; draws within one
-    turn keep it. Finished games have none.
-    """
-    if state.is_finished:
-        return dict(CLEARED)
-    old = game.state if isinstance(game.state, dict) else {}
-    before = timing.wait_key(old.get("status"), old.get("round"), old.get("turn"), old.get("current_player"))
-    after = timing.wait_key(state.status, state.round, state.turn, state.current_player)
-    if game.waiting_since is not None and before == after:
-        return {}
-    seat = next((s for s in seats if s.position == state.current), None)
-    if seat is None:
-        query = select(Seat).where(col(Seat.game_id) == game.id, col(Seat.position) == state.current)
-        seat = session.exec(query).one()
-    return new_wait(game=game, seat=seat, ply=state.ply, now=now)
-
-
-def new_wait(*, game: Game, seat: Seat, ply: int, now: datetime) -> dict[str, Any]:
-    """The columns of a wait for ``seat`` that begins ``now`` at decision ``ply`` (none due while paused)."""
-    policy = policy_of(game)
-    clock = seat_clock(seat)
-    paused = game.paused_at is not None
-    deadline = None if paused else timing.deadline_for(policy, now, clock.away)
-    reminder = None if paused else timing.first_reminder(policy, now, clock, deadline)
-    return {
-        "waiting_since": now,
-        "wait_ply": ply,
-        "reminders_sent": 0,
-        "last_reminder_at": None,
-        "next_reminder_at": reminder,
-        "deadline_at": deadline,
-    }
-
-
-def _replan(game: Game, seat: Seat, old: timing.Absence | None, now: datetime) -> None:
-    """After ``seat`` changed its absence or quiet hours: move its deadline and next reminder if it is waited on."""
-    since = utc(game.waiting_since)
-    if game.current_seat != seat.position or since is None or game.paused_at is not None:
-        return
-    policy = policy_of(game)
-    clock = seat_clock(seat)
-    deadline = utc(game.deadline_at)
-    if deadline is not None:
-        deadline = timing.moved_deadline(deadline, since=since, now=now, old=old, new=clock.away)
-        game.deadline_at = deadline
-    game.next_reminder_at = timing.planned_reminder(
-        policy,
-        since=since,
-        sent=game.reminders_sent,
-        last_sent=utc(game.last_reminder_at),
-        clock=clock,
-        deadline=deadline,
-        now=now,
-    )
-
 
 # ---------------------------------------------------------------------------------------------- sweeps
 
@@ -201,7 +103,7 @@ def _remind(session: Session, game: Game, now: datetime) -> int:
     seat = seats[game.current_seat]
     deadline = utc(game.deadline_at)
     step = timing.reminder_step(
-        policy_of(game), now=now, sent=game.reminders_sent, clock=seat_clock(seat), deadline=deadline
+        waits.policy_of(game), now=now, sent=game.reminders_sent, clock=waits.seat_clock(seat), deadline=deadline
     )
     queued = 0
     if step.send:
@@ -229,12 +131,12 @@ def _remind(session: Session, game: Game, now: datetime) -> int:
 def _time_out(session: Session, game: Game, now: datetime) -> int:
     state = games.load_state(game)
     if state.is_finished or game.current_seat is None:
-        for key, value in CLEARED.items():
+        for key, value in waits.CLEARED.items():
             setattr(game, key, value)
         session.add(game)
         return 0
     seat = games.seats_of(session=session, game_id=game.id or 0)[state.current]
-    policy = policy_of(game)
+    policy = waits.policy_of(game)
     if policy.timeout == "pause":
         hours = policy.deadline_hours or 0
         reason = f"{seat.name} did not play within {_hours(hours)}."
@@ -266,10 +168,9 @@ def _hours(hours: int) -> str:
 def _bot_turn(session: Session, game: Game, state: State, seat: Seat) -> None:
     """The heuristic bot plays the rest of the waiting player's turn; the log says source "timeout"."""
     key = timing.wait_key(state.status, state.round, state.turn, state.current_player)
-    bot = BOTS["heuristic"]()
     for _ in range(MAX_TIMEOUT_MOVES):
-        move = {k: v for k, v in bot.choose(state).to_json().items() if k != "player"}
-        outcome = games.apply_move(
+        move = {k: v for k, v in games.bot_move(state, "heuristic").to_json().items() if k != "player"}
+        outcome = flows.apply_move(
             session=session, game_id=game.id or 0, seat=seat.position, move=move, decision=state.ply, source="timeout"
         )
         state = outcome.state
@@ -307,7 +208,7 @@ def resume_game(*, session: Session, game_id: int, now: datetime) -> Game:
     game.paused_reason = None
     if game.current_seat is not None and game.status != FINISHED:
         seat = games.seats_of(session=session, game_id=game_id)[game.current_seat]
-        for key, value in new_wait(game=game, seat=seat, ply=int(game.state.get("ply", 0)), now=now).items():
+        for key, value in waits.new_wait(game=game, seat=seat, ply=int(game.state.get("ply", 0)), now=now).items():
             setattr(game, key, value)
     session.add(game)
     return game
@@ -337,7 +238,7 @@ def set_absence(
     game, me = _seat_for_change(session, game_id, seat, nonce_tag)
     tz = timing.zone(me.timezone)
     today = timing.local_date(now, tz)
-    old = seat_clock(me).away
+    old = waits.seat_clock(me).away
     current = me.away_until if me.away_until is not None and me.away_until >= today else None
     try:
         used = timing.plan_absence(
@@ -345,14 +246,14 @@ def set_absence(
             until=until,
             used=me.away_days_used,
             current_until=current,
-            cap=policy_of(game).absence_cap_days,
+            cap=waits.policy_of(game).absence_cap_days,
         )
     except timing.AbsenceError as exc:
         raise games.ServiceError(str(exc)) from None
     me.away_from = utc(me.away_from) if current is not None and me.away_from is not None else now
     me.away_until = until
     me.away_days_used = used
-    _replan(game, me, old, now)
+    waits.replan(game, me, old, now)
     session.add_all([me, game])
     return me
 
@@ -363,11 +264,11 @@ def end_absence(*, session: Session, game_id: int, seat: int, now: datetime, non
     today = timing.local_date(now, timing.zone(me.timezone))
     if me.away_until is None or me.away_until < today:
         return me
-    old = seat_clock(me).away
+    old = waits.seat_clock(me).away
     me.away_days_used = timing.end_absence_days(today=today, used=me.away_days_used, current_until=me.away_until)
     me.away_from = None
     me.away_until = None
-    _replan(game, me, old, now)
+    waits.replan(game, me, old, now)
     session.add_all([me, game])
     return me
 
@@ -392,6 +293,6 @@ def set_quiet_hours(
         except timing.PolicyError as exc:
             raise games.ServiceError(str(exc)) from None
         me.quiet_start, me.quiet_end = f"{quiet.start:%H:%M}", f"{quiet.end:%H:%M}"
-    _replan(game, me, seat_clock(me).away, now)
+    waits.replan(game, me, waits.seat_clock(me).away, now)
     session.add_all([me, game])
     return me

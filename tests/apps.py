@@ -20,7 +20,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from engine import call_to_glory as glory
-from pbem import create_app, db, games, links
+from pbem import create_app, db, flows, games, links
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
 WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|REPLACE)\b", re.IGNORECASE)
@@ -134,7 +134,7 @@ class Table:
 def new_table(app: Flask, seats: list[games.SeatSpec], **kw: Any) -> Table:
     """Create a game through the service and return a Table for it."""
     with app.app_context(), db.write_session() as session:
-        game = games.create_game(session=session, name=kw.pop("name", "Test game"), seats=seats, **kw)
+        game = flows.create_game(session=session, name=kw.pop("name", "Test game"), seats=seats, **kw)
         return Table(app, game.id or 0)
 
 

@@ -88,3 +88,10 @@ def test_documentation_links_resolve() -> None:
             if "://" in target:
                 continue
             assert (page.parent / target).exists(), f"{page.name} links to {target}, which is not there"
+
+
+def test_import_contracts() -> None:
+    """import-linter: the server's layers point down only, and the engine imports nothing of the server."""
+    linter = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(linter), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:]

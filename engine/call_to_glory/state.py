@@ -15,7 +15,6 @@ from .cards import (
     FULL_DECK,
     LAY_MINIMUM,
     MINIATURES,
-    PREFERENCES,
     TASK_DECKS,
     TYPE_INDEX,
     TYPES,
@@ -385,8 +384,3 @@ def setup_round(state: State, number: int, start: int) -> None:
     state.step = DRAW
     state.draws_left = 2
     state.first_pile = -1
-
-
-def preference_id(name: str) -> int:
-    """Index of a discard preference name (R7)."""
-    return PREFERENCES.index(name)

@@ -11,9 +11,7 @@ email address and seats that left get nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
@@ -23,7 +21,7 @@ from sqlmodel import Session, col, select
 from engine.call_to_glory import State
 from engine.call_to_glory.words import LogEntry, narrative
 
-from .. import games, links
+from .. import audit, games, links
 from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
 from . import compose, outbox
 
@@ -74,28 +72,6 @@ class TooManyRequests(Refused):
     status = 429
 
 
-@dataclass(frozen=True)
-class Before:
-    """What notify needs to know of the state before a move (``Before.of(state)`` at the start of apply_move)."""
-
-    ply: int
-    turn: int
-    round: int
-    status: str
-    current: int
-    rounds_scored: int
-
-    @classmethod
-    def of(cls, state: State) -> Before:
-        """Capture ``state`` before it changes."""
-        return cls(state.ply, state.turn, state.round, state.status, state.current, len(state.round_scores))
-
-    @property
-    def decision(self) -> tuple[int, int, str, int]:
-        """Who must decide what; it changes with the seat to act, a new round or a reveal, never within a turn."""
-        return (self.turn, self.round, self.status, self.current)
-
-
 def reachable(seat: Seat) -> bool:
     """True for a person who still plays the seat and has an email address."""
     return bool(seat.email) and not seat.is_bot and seat.left_at is None
@@ -113,7 +89,7 @@ def after_move(
     session: Session,
     outcome: games.MoveOutcome,
     seats: Sequence[Seat],
-    before: Before,
+    before: games.Before | None,
     deadline: datetime | None = None,
 ) -> None:
     """Queue what a stored move calls for: score sheets for each round it ended, the game-over email, or a
@@ -125,7 +101,7 @@ def after_move(
 
 
 def after_leave(
-    *, session: Session, outcome: games.MoveOutcome, seats: Sequence[Seat], seat: Seat, before: Before
+    *, session: Session, outcome: games.MoveOutcome, seats: Sequence[Seat], seat: Seat, before: games.Before | None
 ) -> None:
     """A player left: tell the organiser, then queue what the bot's moves (if it had to act) call for."""
     played = " The bot has already played their part of the current turn." if outcome.logged else ""
@@ -142,7 +118,7 @@ def _follow_up(
     game: Game,
     seats: Sequence[Seat],
     state: State,
-    before: Before | None,
+    before: games.Before | None,
     deadline: datetime | None,
 ) -> None:
     deadline = deadline if deadline is not None else game.deadline_at
@@ -156,7 +132,7 @@ def _follow_up(
         if before is None or before.status != state.status:
             _queue_game_over(session, game, seats, state)
         return
-    if before is None or before.decision != Before.of(state).decision:
+    if before is None or before.decision != games.Before.of(state).decision:
         queue_turn_email(
             session=session,
             game=game,
@@ -213,19 +189,13 @@ def queue_turn_email(
         seat=seat,
         state=state,
         story=story(session=session, game=game, seats=seats, seat=seat),
-        moves=_move_links(game, seat, state),
+        moves=games.move_links(game=game, seat=seat, state=state),
         reminder=reminder,
         last_reminder=last_reminder,
         waited=waited,
         deadline=deadline,
     )
     return _queue(session, game, seat, email, dedupe_key)
-
-
-def _move_links(game: Game, seat: Seat, state: State) -> list[tuple[dict[str, Any], str]]:
-    from .. import pages  # pages builds on games, which imports this module
-
-    return pages.move_links(game=game, seat=seat, state=state)
 
 
 def queue_organiser_notice(
@@ -318,9 +288,7 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
         for s in seats
         if s.left_at is not None and s.id != seat.id and outbox.as_utc(s.left_at) > since
     ]
-    from .. import admin  # the admin page's services build on games and on this module
-
-    notices = admin.actions_since(session=session, game_id=game.id or 0, since=since)
+    notices = audit.actions_since(session=session, game_id=game.id or 0, since=since)
     notes += [(outbox.as_utc(n.at), n.text) for n in notices if n.seat in (None, seat.position)]
     lines = narrative(entries, seat.name, notes)
     if truncated:
@@ -365,11 +333,9 @@ def _queue(
 
 def settings_seat(*, session: Session, token: str) -> tuple[Game, list[Seat], Seat]:
     """The game and seat of a settings token; raise LinkInvalid, LinkExpired, GameNotFound or SeatGone."""
-    from .. import pages  # pages builds on games, which imports this module
-
     link = links.read_settings(token)
     try:
-        return pages.find_seat(session=session, link=link)
+        return games.find_seat(session=session, link=link)
     except games.LinkRevoked:
         raise SeatGone(
             "This settings link no longer works: the seat has newer links, or its player left the game."

@@ -30,7 +30,8 @@ from wtforms import (  # type: ignore[import-untyped]
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional  # type: ignore[import-untyped]
 
-from .. import admin, db, games, login_manager, timing
+from .. import admin, db, games, timing
+from ..extensions import login_manager
 from ..models import AdminUser, utcnow
 from .errors import error_page
 
@@ -285,7 +286,12 @@ def index() -> Any:
 # Creating a game --------------------------------------------------------------------------------
 
 _needed = InputRequired("a whole number is needed here")
-KINDS = [("none", "No seat"), ("human", "A person"), ("heuristic", "Bot (heuristic)"), ("random", "Bot (random)")]
+SEAT_CHOICES = [
+    ("none", "No seat"),
+    ("human", "A person"),
+    ("heuristic", "Bot (heuristic)"),
+    ("random", "Bot (random)"),
+]
 TOO_LONG = "at most %(max)d characters"
 
 
@@ -296,7 +302,7 @@ def _choices(pairs: list[tuple[str, str]]) -> list[Any]:
 class SeatForm(Form):  # type: ignore[misc]
     """One seat of the new-game form."""
 
-    kind = SelectField("Seat", choices=_choices(KINDS), default="none")
+    kind = SelectField("Seat", choices=_choices(SEAT_CHOICES), default="none")
     name = StringField("Name", validators=[Length(max=40, message=TOO_LONG)])
     email = StringField("Email", validators=[Length(max=254, message=TOO_LONG)])
     language = StringField("Language", default="en", validators=[Length(max=8, message=TOO_LONG)])
@@ -437,7 +443,7 @@ def new_game() -> Any:
             if valid:
                 db.get_session().close()
                 with db.write_session() as write:
-                    game_id = admin.create_game(session=write, actor=actor(), new=new).id
+                    game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
                 flash(f"Game {game_id} is created; the invitations are on their way.", "done")
                 return redirect(url_for("admin.game", game_id=game_id), code=303)
         except admin.InputErrors as exc:
@@ -462,7 +468,9 @@ def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any
         view = admin.game_view(session=db.get_session(), game_id=game_id)
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
-    page = render_template("admin/game.html", view=view, error=error, kinds=KINDS[1:], zones=_zones(), now=utcnow())
+    page = render_template(
+        "admin/game.html", view=view, error=error, kinds=SEAT_CHOICES[1:], zones=_zones(), now=utcnow()
+    )
     return page, status
 
 
@@ -539,7 +547,7 @@ def _precheck(game_id: int, action: str) -> None:
             raise games.ServiceError("a seat is a person or one of the bots")
         if kind == "human":
             who = seats[position].name
-            admin.check_email(_form_text("email"), who)
+            admin.require_email(_form_text("email"), who)
             if action == "hand":
                 admin.check_language(_form_text("language") or "en")
                 admin.check_timezone(_form_text("timezone") or "UTC", who)

@@ -10,7 +10,7 @@ from werkzeug.wrappers.response import Response as BaseResponse
 
 from engine.call_to_glory.words import describe_move
 
-from .. import db, games, links, pages
+from .. import db, flows, games, links, pages
 from .errors import error_page
 from .settings import expired_page
 
@@ -67,7 +67,7 @@ def make_move(token: str) -> Any:
         return error_page(400, "The form did not say which decision it was made for. Reload the page.")
     try:
         with db.write_session() as session:
-            outcome = games.apply_move(
+            outcome = flows.apply_move(
                 session=session,
                 game_id=link.game_id,
                 seat=link.seat,

@@ -11,7 +11,8 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from .. import csrf, db, games, links
+from .. import db, flows, games, links
+from ..extensions import csrf
 from ..mail import notify
 from .errors import error_page
 
@@ -71,7 +72,7 @@ def change(token: str) -> Any:
         with db.write_session() as session:
             if action == "leave":
                 game, _seats, seat = notify.settings_seat(session=session, token=token)
-                games.leave_seat(session=session, game_id=game.id or 0, seat=seat.position)
+                flows.leave_seat(session=session, game_id=game.id or 0, seat=seat.position)
                 name, game_name = seat.name, game.name
             else:
                 notify.set_reminders(session=session, token=token, on=action == "reminders-on")

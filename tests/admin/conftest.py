@@ -6,7 +6,7 @@
 ``admin_client``
     The ``client`` fixture, logged in as ``organiser`` through the login form (the path a person takes).
 ``adm_table``
-    A 3-seat game (ann and bob by email, a heuristic bot) created with ``admin.create_game`` (seed 1),
+    A 3-seat game (ann and bob by email, a heuristic bot) created with ``admin.create_game_from_form`` (seed 1),
     as a ``tests.apps.Table``.
 """
 
@@ -105,7 +105,7 @@ def admin_client(client: FlaskClient, organiser: admin.Actor) -> FlaskClient:
 
 
 def create_table(app: Flask, actor: admin.Actor, **form: Any) -> Table:
-    """A game made with admin.create_game from a NewGame (ann, bob, a heuristic bot unless ``seats`` is given)."""
+    """A game made with admin.create_game_from_form (ann, bob, a heuristic bot unless ``seats`` is given)."""
     seats = form.pop(
         "seats",
         [
@@ -116,7 +116,7 @@ def create_table(app: Flask, actor: admin.Actor, **form: Any) -> Table:
     )
     new = admin.NewGame(name=form.pop("name", "Admin game"), seats=seats, **form)
     with app.app_context(), db.write_session() as session:
-        game = admin.create_game(session=session, actor=actor, new=new, seed=1)
+        game = admin.create_game_from_form(session=session, actor=actor, new=new, seed=1)
         return Table(app, game.id or 0)
 
 

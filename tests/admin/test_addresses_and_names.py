@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import admin, db, games
+from pbem import admin, db, flows, games
 from pbem.models import Game
 from tests.apps import Table
 
@@ -95,7 +95,7 @@ def test_names_refuse_invisible_and_direction_characters(app: Flask, name: str) 
     with pytest.raises(games.ServiceError, match="invisible or text-direction"):
         games.check_seat(games.SeatSpec(name, "ann@example.com"))
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="invisible"):
-        games.create_game(session=session, name=f"Game {name}", seats=[games.SeatSpec("Bob"), games.SeatSpec("Cy")])
+        flows.create_game(session=session, name=f"Game {name}", seats=[games.SeatSpec("Bob"), games.SeatSpec("Cy")])
 
 
 def test_ann_and_ann_with_a_zero_width_space_cannot_share_a_game(

@@ -13,7 +13,7 @@ from sqlalchemy import text, update
 from sqlmodel import col
 
 from engine import call_to_glory as glory
-from pbem import admin, db, games
+from pbem import admin, audit, db, flows, games
 from pbem.models import AdminUser, Game, OutboxEmail
 from tests.apps import Table
 
@@ -48,7 +48,7 @@ def human_move(app: Flask, table: Table, seat: int, source: str = "page") -> gam
     """The first legal move of ``seat``, as a player's page would post it."""
     state = table.state()
     move = {k: v for k, v in glory.legal_moves(state)[0].to_json().items() if k != "player"}
-    return run(app, games.apply_move, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source=source)
+    return run(app, flows.apply_move, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source=source)
 
 
 # Accounts -----------------------------------------------------------------------------------------
@@ -187,7 +187,7 @@ def test_the_new_game_form_refuses_bad_input_field_by_field(app: Flask, organise
         new = _new()
         change(new)
         with pytest.raises(admin.InputErrors) as caught:
-            run(app, admin.create_game, actor=organiser, new=new)
+            run(app, admin.create_game_from_form, actor=organiser, new=new)
         assert key in caught.value.errors, (label, caught.value.errors)
         assert words in caught.value.errors[key], (label, caught.value.errors)
     assert count(app, Game) == 0, "nothing is stored"
@@ -205,7 +205,7 @@ def test_a_new_game_has_its_options_policy_and_invitations(app: Flask, organiser
         organiser_email="club@example.com",
         policy={"deadline_hours": None, "timeout": "pause", "max_reminders": 1},
     )
-    game = run(app, admin.create_game, actor=organiser, new=new, seed=5)
+    game = run(app, admin.create_game_from_form, actor=organiser, new=new, seed=5)
     stored = game_row(app, game.id)
     assert stored.options == {
         "rounds": 2,
@@ -232,7 +232,7 @@ def test_the_default_task_table_is_not_stored_and_random_order_keeps_the_first_p
     app: Flask, organiser: admin.Actor
 ) -> None:
     new = _new(imperial_tasks=True, task_table=admin.task_table_text(), random_order=True, first_seat=2)
-    game = run(app, admin.create_game, actor=organiser, new=new)
+    game = run(app, admin.create_game_from_form, actor=organiser, new=new)
     stored = game_row(app, game.id)
     assert "task_decks" not in stored.options
     assert stored.options["first_player"] == "Bot 1"
@@ -378,7 +378,7 @@ def test_hand_the_seat_to_act_to_a_bot(app: Flask, adm_table: Table, organiser: 
     assert app.test_client().get(f"/play/{old}").status_code == 410
     with pytest.raises(games.ServiceError, match="already played by the heuristic bot"):
         run(app, admin.hand_seat, game_id=adm_table.game_id, seat=0, kind="heuristic", actor=organiser)
-    notices = read(app, admin.actions_since, game_id=adm_table.game_id, since=datetime.now(UTC) - timedelta(hours=1))
+    notices = read(app, audit.actions_since, game_id=adm_table.game_id, since=datetime.now(UTC) - timedelta(hours=1))
     assert [n.text for n in notices] == ["The organiser handed ann's seat to a bot."]
 
 
@@ -509,7 +509,8 @@ def test_abort_stops_the_game_for_good(app: Flask, adm_table: Table, organiser: 
     with pytest.raises(games.GamePaused):
         human_move(app, adm_table, 0)
     with pytest.raises(games.GamePaused, match="stopped"):
-        run(app, games.set_preference, game_id=adm_table.game_id, seat=1, preference="larger", source="page")
+        preference = {"do": "preference", "discard_preference": "larger"}
+        run(app, flows.apply_move, game_id=adm_table.game_id, seat=1, move=preference, decision=None, source="page")
     listed = read(app, admin.list_games, now=datetime.now(UTC), status="aborted")
     assert [r.id for r in listed.rows] == [adm_table.game_id]
     for service, kw in (
@@ -573,7 +574,7 @@ def test_actions_since_tells_players_in_plain_words(app: Flask, adm_table: Table
     run(app, admin.resume_game, game_id=adm_table.game_id, actor=organiser)
     run(app, admin.extend_deadline, game_id=adm_table.game_id, hours=12, actor=organiser)
     run(app, admin.change_email, game_id=adm_table.game_id, seat=1, email="b@example.org", actor=organiser)
-    notices = read(app, admin.actions_since, game_id=adm_table.game_id, since=start)
+    notices = read(app, audit.actions_since, game_id=adm_table.game_id, since=start)
     assert [(n.action, n.seat, n.text) for n in notices] == [
         ("pause", None, "The organiser paused the game."),
         ("resume", None, "The organiser resumed the game."),
@@ -581,9 +582,9 @@ def test_actions_since_tells_players_in_plain_words(app: Flask, adm_table: Table
         ("change_email", 1, "The organiser changed bob's email address."),
     ]
     assert all(n.at.tzinfo is not None for n in notices)
-    assert read(app, admin.actions_since, game_id=adm_table.game_id, since=notices[-1].at) == []
+    assert read(app, audit.actions_since, game_id=adm_table.game_id, since=notices[-1].at) == []
     naive = (notices[1].at - timedelta(microseconds=1)).replace(tzinfo=None)
-    assert read(app, admin.actions_since, game_id=adm_table.game_id, since=naive)[0].action == "resume"
+    assert read(app, audit.actions_since, game_id=adm_table.game_id, since=naive)[0].action == "resume"
 
 
 def test_task_table_text_round_trips() -> None:

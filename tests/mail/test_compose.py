@@ -29,7 +29,7 @@ from sqlmodel import col, select
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
 from engine.call_to_glory.words import LogEntry, narrative
-from pbem import db, games, links
+from pbem import db, flows, games, links
 from pbem.mail import compose, notify
 from pbem.models import OutboxEmail, Seat
 from tests.apps import Table, new_table
@@ -144,7 +144,7 @@ def play(app: Flask, table: Table, moves: int | None = None, source: str = "page
         del move["player"]
         start = last_id(app)
         with app.app_context(), db.write_session() as session:
-            games.apply_move(
+            flows.apply_move(
                 session=session, game_id=table.game_id, seat=state.current, move=move, decision=state.ply, source=source
             )
         new = rows(app, start)
@@ -431,13 +431,13 @@ def test_a_hostile_name_is_refused_at_input(app: Flask) -> None:
         ([games.SeatSpec("eve"), games.SeatSpec("bob")], "org@example.com\r\nBcc: x@example.com"),
     ):
         with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError) as caught:
-            games.create_game(session=session, name="G", seats=specs, organiser_email=organiser)
+            flows.create_game(session=session, name="G", seats=specs, organiser_email=organiser)
         assert "line breaks" in caught.value.message
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
-        games.create_game(session=session, name="Friday\r\nBcc: x@example.com", seats=[games.SeatSpec("a")] * 2)
+        flows.create_game(session=session, name="Friday\r\nBcc: x@example.com", seats=[games.SeatSpec("a")] * 2)
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="not an email"):
         specs = [games.SeatSpec("a"), games.SeatSpec("b")]
-        games.create_game(session=session, name="G", seats=specs, organiser_email="not-an-address")
+        flows.create_game(session=session, name="G", seats=specs, organiser_email="not-an-address")
     assert rows(app) == [], "nothing was stored or queued"
 
 

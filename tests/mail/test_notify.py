@@ -21,7 +21,7 @@ from sqlmodel import select
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
-from pbem import db, games, links, pages
+from pbem import db, flows, games, links, pages
 from pbem.mail import notify
 from pbem.models import AdminAction, Game, OutboxEmail, utcnow
 from tests.apps import Table, new_table
@@ -33,7 +33,7 @@ from .test_compose import check_email, last_id, play, rows, seat_of
 def move(app: Flask, table: Table, position: int, body: dict[str, object], source: str = "page") -> None:
     """One move through the service, at the current decision."""
     with app.app_context(), db.write_session() as session:
-        games.apply_move(
+        flows.apply_move(
             session=session,
             game_id=table.game_id,
             seat=position,
@@ -89,7 +89,7 @@ def test_one_turn_email_per_turn_and_none_for_a_preference(app: Flask, table: Ta
         game = games.get_game(session=session, game_id=table.game_id)
         seats = games.seats_of(session=session, game_id=table.game_id)
         outcome = games.MoveOutcome(game, games.load_state(game), seats=seats)
-        before = notify.Before(
+        before = games.Before(
             ply=0, turn=0, round=1, status="playing", current=0, rounds_scored=len(outcome.state.round_scores)
         )
         notify.after_move(session=session, outcome=outcome, seats=seats, before=before)
@@ -188,7 +188,7 @@ def test_leaving_hands_the_seat_to_the_bot_which_finishes_the_turn(app: Flask) -
     move(app, table, 0, {"do": "draw", "pile": "draw1"})
     start = last_id(app)
     with app.app_context(), db.write_session() as session:
-        outcome = games.leave_seat(session=session, game_id=table.game_id, seat=0)
+        outcome = flows.leave_seat(session=session, game_id=table.game_id, seat=0)
         assert [r.source for r in outcome.logged] == ["bot", "bot"], "the bot drew once more and ended the turn"
     ann = table.seat(0)
     assert ann.kind == "heuristic" and ann.left_at is not None
@@ -210,19 +210,19 @@ def test_leaving_hands_the_seat_to_the_bot_which_finishes_the_turn(app: Flask) -
     with app.app_context(), pytest.raises(games.LinkRevoked):
         pages.resolve(session=db.get_session(), token=old_personal)
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="only a person"):
-        games.leave_seat(session=session, game_id=table.game_id, seat=0)
+        flows.leave_seat(session=session, game_id=table.game_id, seat=0)
     start = last_id(app)
     play(app, table)
     assert all(r.seat_id != ann.id for r in rows(app, start)), "no email to a seat that left"
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="game is over"):
-        games.leave_seat(session=session, game_id=table.game_id, seat=1)
+        flows.leave_seat(session=session, game_id=table.game_id, seat=1)
 
 
 def test_a_player_leaving_out_of_turn_changes_no_turn(app: Flask, table: Table) -> None:
     start = last_id(app)
     version = table.version()
     with app.app_context(), db.write_session() as session:
-        outcome = games.leave_seat(session=session, game_id=table.game_id, seat=2)
+        outcome = flows.leave_seat(session=session, game_id=table.game_id, seat=2)
         assert outcome.logged == []
     assert table.state().current == 0 and table.version() == version + 1
     assert rows(app, start) == [], "no organiser address, and nobody's turn changed"

@@ -22,7 +22,7 @@ import pytest
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import db, games, timing
+from pbem import db, flows, games, timing
 from pbem.models import Game, MoveRecord, OutboxEmail, Seat
 from tests.apps import Table, new_table
 from tests.mail.conftest import make_mail_app, smtp_app, smtp_server  # noqa: F401  (fixtures shared with tests/mail)
@@ -130,7 +130,7 @@ def play_turn(app: Flask, table: Table) -> None:
     while not state.is_finished and state.current_player == player and state.turn == turn:
         move = {k: v for k, v in BOTS["heuristic"]().choose(state).to_json().items() if k != "player"}
         with app.app_context(), db.write_session() as session:
-            games.apply_move(
+            flows.apply_move(
                 session=session, game_id=table.game_id, seat=state.current, move=move, decision=state.ply, source="page"
             )
         state = table.state()

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 from sqlmodel import col
 
-from pbem import db, games, sweeps, timing
+from pbem import db, flows, games, sweeps, timing
 from pbem.models import Game, Seat
 from tests.apps import form_fields
 
@@ -185,7 +185,7 @@ def test_bad_links_and_finished_games(app: Flask, client: FlaskClient, clock: Cl
     response = client.post(f"/play/{old}/away", data={"csrf_token": csrf, "until": "2026-06-02"})
     assert response.status_code == 410 and seat_row(app, table.game_id, 0).away_until is None
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="played by a bot"):
-        games.leave_seat(session=session, game_id=table.game_id, seat=1)
+        flows.leave_seat(session=session, game_id=table.game_id, seat=1)
         sweeps.set_absence(session=session, game_id=table.game_id, seat=1, until=date(2026, 6, 2), now=clock.now)
     finished = make_game(app, names=("ann", "bob"))
     with app.app_context(), db.write_session() as session:

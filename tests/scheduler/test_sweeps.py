@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 from sqlmodel import col, select
 
-from pbem import admin, db, games, sweeps, timing
+from pbem import admin, db, flows, games, sweeps, timing
 from pbem.db import make_engine
 from pbem.mail.compose import local_time
 from pbem.models import Game, MoveRecord, Seat
@@ -68,7 +68,7 @@ def test_the_wait_starts_when_the_seat_to_act_changes_not_at_each_draw(app: Flas
     clock.advance(hours=5)
     state = table.state()
     with app.app_context(), db.write_session() as session:
-        games.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW1, decision=state.ply, source="page")
+        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW1, decision=state.ply, source="page")
     game = game_row(app, table.game_id)
     assert utc(game.waiting_since) == T0 and game.wait_ply == 0, "a draw within the turn keeps the wait"
     assert utc(game.deadline_at) == T0 + 72 * H
@@ -154,7 +154,7 @@ def test_a_seat_that_left_gets_no_reminders(app: Flask, clock: Clock) -> None:
     assert sweeps.remindable(seat_row(app, table.game_id, 0))
     clock.advance(hours=2)
     with app.app_context(), db.write_session() as session:
-        games.leave_seat(session=session, game_id=table.game_id, seat=0)
+        flows.leave_seat(session=session, game_id=table.game_id, seat=0)
     assert not sweeps.remindable(seat_row(app, table.game_id, 0))
     assert table.state().current_player == "bob", "the bot took ann's seat and played her turn"
     for hours in range(0, 24 * 20, 6):
@@ -167,7 +167,7 @@ def test_a_seat_that_left_gets_no_reminders(app: Flask, clock: Clock) -> None:
 def test_bots_never_get_reminders_or_deadlines(app: Flask, clock: Clock) -> None:
     specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("Bot", kind="heuristic")]
     with app.app_context(), db.write_session() as session:
-        game = games.create_game(session=session, name="Bots", seats=specs, seed=3)
+        game = flows.create_game(session=session, name="Bots", seats=specs, seed=3)
         gid = game.id or 0
     for hours in range(0, 24 * 30, 12):
         clock.at(T0 + hours * H)
@@ -186,7 +186,7 @@ def test_at_the_deadline_the_bot_plays_the_rest_of_the_turn(app: Flask, clock: C
     table = make_game(app)
     state = table.state()
     with app.app_context(), db.write_session() as session:
-        games.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW2, decision=state.ply, source="page")
+        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW2, decision=state.ply, source="page")
     assert time_out(app, T0 + 72 * H - timedelta(seconds=1)) == 0
     clock.at(T0 + 72 * H)
     assert time_out(app, clock.now) == 1
@@ -335,7 +335,7 @@ def test_a_move_during_a_sweep_wins_or_waits_and_nothing_is_applied_twice(app: F
         try:
             with app.app_context(), db.write_session() as session:
                 state = games.load_state(games.get_game(session=session, game_id=table_id))
-                games.apply_move(
+                flows.apply_move(
                     session=session, game_id=table_id, seat=0, move=DRAW1, decision=state.ply, source="page"
                 )
         except (games.AlreadyPlayed, games.ServiceError):

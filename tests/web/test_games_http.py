@@ -299,7 +299,7 @@ def change_preference(game: GameRun, person: Person) -> None:
     assert after.ply == state.ply, "a preference is not a decision of the game"
     assert glory.PREFERENCES[after.preferences[person.position]] == form.fields["discard_preference"]
     assert game.table.moves_logged() == logged + 1
-    assert game.table.seat(person.position).discard_preference == form.fields["discard_preference"]
+    assert glory.PREFERENCES[game.table.state().preferences[person.position]] == form.fields["discard_preference"]
     game.preferences += 1
 
 

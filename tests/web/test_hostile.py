@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
 from engine import call_to_glory as glory
-from pbem import db, games
+from pbem import db, flows, games
 from tests.apps import Table, form_fields, new_table
 
 from .forge import TRACE, assert_error_page, snapshot
@@ -380,8 +380,8 @@ def test_huge_request_body_is_refused_with_a_page(client: FlaskClient, table: Ta
 def test_names_with_unicode_line_separators_are_refused(app: Flask, separator: str) -> None:
     """The email library refuses them in headers: a game or player named so could never be emailed."""
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
-        games.create_game(
+        flows.create_game(
             session=session, name=f"Friday{separator}night", seats=[games.SeatSpec("a"), games.SeatSpec("b")]
         )
     with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
-        games.create_game(session=session, name="Friday", seats=[games.SeatSpec(f"a{separator}b"), games.SeatSpec("c")])
+        flows.create_game(session=session, name="Friday", seats=[games.SeatSpec(f"a{separator}b"), games.SeatSpec("c")])
