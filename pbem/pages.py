@@ -9,7 +9,8 @@ from sqlmodel import Session
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Move, State
-from engine.call_to_glory.words import describe_event
+from engine.call_to_glory.words import describe_event, describe_move
+from engine.protocol import ChoiceGroup
 
 from . import games, links, timing
 from .models import Game, Seat, utcnow
@@ -19,14 +20,12 @@ LOG_LINES = 40
 
 @dataclass
 class Choices:
-    """The legal moves of the seat that must act, grouped the way the page shows them."""
+    """The open decision of the seat: what is asked, and the game's choices grouped for buttons (with what each
+    does, and what is closed to the player and why)."""
 
     decision: int
-    draws: list[dict[str, Any]] = field(default_factory=list)
-    lays: dict[str, list[int]] = field(default_factory=dict)
-    discards: dict[str, list[str | None]] = field(default_factory=dict)
-    ninjas: list[dict[str, str]] = field(default_factory=list)
-    reveals: list[dict[str, str]] = field(default_factory=list)
+    prompt: str
+    groups: list[ChoiceGroup] = field(default_factory=list)
 
 
 @dataclass
@@ -44,6 +43,7 @@ class SeatPage:
     personal_token: str
     pending: dict[str, Any] | None = None
     pending_open: bool = False
+    pending_label: str = ""
     timing: timing.TimeInfo | None = None
 
 
@@ -71,7 +71,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         seat=seat,
         state=state,
         view=view,
-        choices=None if game.paused_at is not None else choices_for(state, view, seat.name),
+        choices=None if game.paused_at is not None else choices_for(state, seat.name),
         log=[describe_event(e, seat.name) for e in reversed(view["log"])],
         rounds=glory.round_details(state),
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
@@ -80,6 +80,8 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
     if link.purpose == links.MOVE and link.move is not None and game.paused_at is None:
         page.pending = link.move
         page.pending_open = link.decision == state.ply and _legal(state, seat.name, link.move)
+        page.pending_label = choice_label(page.choices, link.move) if page.pending_open else ""
+        page.pending_label = page.pending_label or describe_move(link.move)
     return page
 
 
@@ -90,25 +92,19 @@ def _legal(state: State, player: str, move: dict[str, Any]) -> bool:
         return False
 
 
-def choices_for(state: State, view: dict[str, Any], player: str) -> Choices | None:
-    """The legal moves of ``player`` grouped for buttons, or None when it is not their decision."""
-    if state.current_player != player:
+def choices_for(state: State, player: str) -> Choices | None:
+    """The open decision of ``player`` with the game's choices, or None when they have none."""
+    decision = glory.GAME.waiting_for(state).get(player)
+    if decision is None:
         return None
-    choices = Choices(decision=state.ply)
-    for move in glory.legal_moves(state):
-        if move.do == "draw":
-            pile = move.pile or ""
-            top = None
-            if pile.startswith("discard"):
-                top = view["discard_piles"][int(pile[-1]) - 1][-1]
-            choices.draws.append({"pile": pile, "top": top})
-        elif move.do == "lay":
-            choices.lays.setdefault(move.type or "", []).append(move.count or 0)
-        elif move.do == "discard":
-            choices.discards.setdefault(move.type or "", []).append(move.pile)
-        elif move.do == "ninja":
-            choices.ninjas.append({"target": move.target or "", "type": move.type or ""})
-        elif move.do == "reveal_task":
-            deck = move.deck or ""
-            choices.reveals.append({"deck": deck, "type": view["tasks"][player][deck]})
-    return choices
+    return Choices(state.ply, decision.prompt, glory.GAME.choices(state, player))
+
+
+def choice_label(choices: Choices | None, move: dict[str, Any]) -> str:
+    """The label the page's button for ``move`` shows ('' when it offers no such move)."""
+    wanted = {k: str(v) for k, v in move.items() if k != "player"}
+    for group in choices.groups if choices is not None else ():
+        for choice in group.choices:
+            if {k: str(v) for k, v in choice.move.items()} == wanted:
+                return choice.label
+    return ""

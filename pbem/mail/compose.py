@@ -209,20 +209,14 @@ def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, r
     )
 
 
-def _move_label(move: dict[str, Any], view: dict[str, Any], me: str) -> str:
-    do = move["do"]
-    if do == "draw":
-        pile = move["pile"]
-        number = pile[-1]
-        if pile.startswith("draw"):
-            return f"Draw from draw pile {number} (face down, {view['draw_piles'][int(number) - 1]} cards)"
-        top = view["discard_piles"][int(number) - 1][-1]
-        return f"Take the {words.card(top)} from discard pile {number}"
-    if do == "ninja":
-        return f"Use a Ninja: remove {words.a(words.card(move['type']))} from {move['target']}'s set"
-    if do == "reveal_task":
-        return f"Reveal task card {move['deck']}: {words.card(view['tasks'][me][move['deck']])}"
-    return words.describe_move(move)
+def _move_labels(state: State, player: str) -> dict[str, str]:
+    """The label of each move the player is offered, as the page's buttons say it, with what it does."""
+    labels = {}
+    for group in glory.GAME.choices(state, player):
+        for choice in group.choices:
+            key = json.dumps({k: str(v) for k, v in choice.move.items()}, sort_keys=True)
+            labels[key] = f"{choice.label} ({choice.note})" if choice.note else choice.label
+    return labels
 
 
 def board(state: State, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
@@ -270,7 +264,7 @@ def turn(
 ) -> Email:
     """'Your turn' (or a task reveal): the board as the seat sees it, what happened, one link per first decision."""
     context = _base(game, seats, seat) | board(state, seats, seat)
-    view = context["view"]
+    labels = _move_labels(state, seat.name)
     asked = "Reveal a task card" if state.status == "revealing" else "Your turn"
     context |= {
         "round": state.round,
@@ -278,7 +272,11 @@ def turn(
         "asked": asked,
         "story": story,
         "links": [
-            {"label": _move_label(move, view, seat.name), "url": links.external_url("play.page", token=token)}
+            {
+                "label": labels.get(json.dumps({k: str(v) for k, v in move.items()}, sort_keys=True))
+                or words.describe_move(move),
+                "url": links.external_url("play.page", token=token),
+            }
             for move, token in moves
         ],
         "reminder": reminder,

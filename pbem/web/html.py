@@ -26,14 +26,18 @@ def card(type: str, count: int | None = None, small: bool = False) -> Markup:
     )
 
 
-def move_form(form: Mapping[str, str], decision: Any, label: str, fields: Mapping[str, Any], cls: str = "") -> Markup:
-    """One move button: a POST form with the CSRF token, the decision it was made for and the move's fields."""
+def move_form(
+    form: Mapping[str, str], decision: Any, label: str, fields: Mapping[str, Any], cls: str = "", note: str = ""
+) -> Markup:
+    """One move button: a POST form with the CSRF token, the decision it was made for and the move's fields;
+    ``note`` (what the move does) is a second line on the button."""
+    small = f'<small class="note">{escape(note)}</small>' if note else ""
     hidden = "".join(f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in fields.items())
     return Markup(
         f'<form method="post" action="{escape(form["action"])}">\n'
         f'  <input type="hidden" name="csrf_token" value="{escape(form["csrf"])}">\n'
         f'  <input type="hidden" name="decision" value="{escape(decision)}">\n'
         f"  {hidden}\n"
-        f'  <button type="submit" class="{escape(cls)}">{escape(label)}</button>\n'
+        f'  <button type="submit" class="{escape(cls)}">{escape(label)}{small}</button>\n'
         "</form>"
     )
