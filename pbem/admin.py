@@ -551,8 +551,7 @@ def list_games(
         select(col(Game.id)).where(*filters).order_by(col(Game.id).desc()).limit(per_page).offset((page - 1) * per_page)
     )
 
-    def outbox_count(*statuses: str, negate: bool = False) -> Any:
-        match = col(OutboxEmail.status).not_in(statuses) if negate else col(OutboxEmail.status).in_(statuses)
+    def outbox_count(match: Any) -> Any:
         return (
             select(func.count())
             .select_from(OutboxEmail)
@@ -560,6 +559,11 @@ def list_games(
             .scalar_subquery()
         )
 
+    # Undelivered: what failed (dead, or waiting for another try after a failure), not what is merely queued.
+    failed = or_(
+        col(OutboxEmail.status) == "dead",
+        and_(col(OutboxEmail.status).in_(("queued", "sending")), col(OutboxEmail.last_error).is_not(None)),
+    )
     query = (
         sa.select(
             col(Game.id),
@@ -575,8 +579,8 @@ def list_games(
             col(Game.paused_at),
             col(Game.paused_reason),
             col(Game.aborted_at),
-            outbox_count("sent", negate=True),
-            outbox_count("dead"),
+            outbox_count(failed),
+            outbox_count(col(OutboxEmail.status) == "dead"),
             select(func.min(OutboxEmail.created_at))
             .where(col(OutboxEmail.game_id) == col(Game.id), stuck)
             .scalar_subquery(),

@@ -44,6 +44,14 @@ class SeatPage:
     pending: dict[str, Any] | None = None
     pending_open: bool = False
     pending_label: str = ""
+    refresh_seconds: int = 60
+
+    @property
+    def waiting(self) -> bool:
+        """True while the game runs and this seat has nothing to decide: the page reloads itself to follow it."""
+        running = self.game.paused_at is None and self.game.aborted_at is None and not self.state.is_finished
+        return running and self.choices is None
+
     timing: timing.TimeInfo | None = None
 
 

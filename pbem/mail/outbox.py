@@ -219,11 +219,14 @@ class MailboxPage:
 
 
 def mailbox_page(*, session: Session, to: str | None = None, page: int = 1, per_page: int = 25) -> MailboxPage:
-    """The outbox, newest first, every status; only emails to ``to`` (any case) when given."""
+    """The outbox, newest first, every status; only emails to ``to`` (any case) when given: the recipient as
+    written (``Ann <ann@example.com>``) or the bare address."""
     query = select(OutboxEmail)
     counting = select(func.count()).select_from(OutboxEmail)
     if to:
-        wanted = func.lower(col(OutboxEmail.to_addr)) == to.lower()
+        bare = to.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        recipient = func.lower(col(OutboxEmail.to_addr))
+        wanted = or_(recipient == to.lower(), recipient.like(f"%<{bare}>", escape="\\"))
         query, counting = query.where(wanted), counting.where(wanted)
     total = int(session.exec(counting).one())
     pages = max(1, math.ceil(total / per_page))

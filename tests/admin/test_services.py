@@ -273,8 +273,12 @@ def test_the_list_filters_counts_and_pages(app: Flask, organiser: admin.Actor) -
     assert rows[aborted].status == "aborted" and not rows[aborted].paused and rows[aborted].turn is None
     assert rows[paused].paused and rows[paused].attention(now) == ["paused"]
     assert rows[late].attention(now) == ["deadline passed"]
-    assert rows[bounced].dead == 2 and rows[bounced].undelivered == 3
+    assert rows[bounced].dead == 2 and rows[bounced].undelivered == 2, "a queued email is not undelivered"
     assert rows[plain].undelivered == 0 and rows[plain].attention(now) == []
+    with app.app_context(), db.write_session() as session:
+        retrying = col(OutboxEmail.game_id) == plain, col(OutboxEmail.kind) == "turn"
+        session.execute(update(OutboxEmail).where(*retrying).values(status="queued", last_error="421 try later"))
+    assert read(app, admin.list_games, now=now).rows[-1].undelivered == 1, "waiting for a retry after a failure"
     assert rows[plain].turn == "ann" and not rows[plain].turn_is_bot
     assert rows[plain].round == 1 and rows[plain].rounds == 4
     assert rows[plain].waiting_since is not None and rows[plain].deadline_at is not None

@@ -210,3 +210,11 @@ def test_opening_mailbox_pages_writes_nothing(
     with app.app_context():
         rows = db.get_session().exec(select(OutboxEmail)).all()
     assert {row.status for row in rows} == {"queued"}
+
+
+def test_the_filter_takes_a_bare_address_too(app: Flask, client: FlaskClient, put_email: Put) -> None:
+    put_email(app, subject="for ann", to="Ann Müller <Ann@Example.com>")
+    put_email(app, subject="for ann's namesake", to="ann_x@example.com")
+    put_email(app, subject="not for ann", to="Joanne <joann@example.com>")
+    assert [subject for subject, _ in _listed(client.get("/mailbox?to=ann@example.com").text)] == ["for ann"]
+    assert _listed(client.get("/mailbox?to=ann%25@example.com").text) == []
