@@ -32,6 +32,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Behind PROXY_FIX trusted reverse proxies: the client's address and scheme from their X-Forwarded-* headers.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     app.jinja_env.globals["article"] = words.a
+    # " (you)" after the reader's own name, unless the name already says it (the demo's seat is called "You").
+    app.jinja_env.globals["you"] = lambda name: "" if str(name).strip().casefold() == "you" else " (you)"
     app.jinja_env.globals["values"] = dict(zip(glory.TYPES, glory.VALUES, strict=True))
     app.jinja_env.globals["card_html"] = html.card
     app.jinja_env.globals["move_form_html"] = html.move_form

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlmodel import select
 
-from pbem import admin, db
+from pbem import admin, db, games
 from pbem.audit import Actor
-from pbem.models import utcnow
-from tests.apps import Table
+from pbem.models import OutboxEmail, utcnow
+from tests.apps import Table, new_table
 
 REFRESH = '<meta http-equiv="refresh"'
 ORGANISER = Actor(id=0, name="org")
@@ -43,3 +44,14 @@ def test_a_stopped_game_says_the_organiser_stopped_it(app: Flask, client: FlaskC
         html = page(client, table, position)
         assert "This game was stopped by the organiser." in html and "we moved away" in html
         assert "Your turn." not in html and "This game is paused" not in html and REFRESH not in html
+
+
+def test_a_player_called_you_is_not_you_you(app: Flask, client: FlaskClient) -> None:
+    specs = [games.SeatSpec("You", email="you@example.com"), games.SeatSpec("ann", email="ann@example.com")]
+    table = new_table(app, specs, seed=1)
+    mine, theirs = page(client, table, 0), page(client, table, 1)
+    assert "You (you)" not in mine and "ann (you)" in theirs
+    with app.app_context():
+        bodies = [e.text_body + e.html_body for e in db.get_session().exec(select(OutboxEmail))]
+    assert bodies and not any("You (you)" in body or "You</strong> (you)" in body for body in bodies)
+    assert any("ann (you)" in body for body in bodies)
