@@ -57,7 +57,7 @@ DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NAMES = ("ann", "bob", "cy")
 FORM = re.compile(r'<form method="post" action="([^"]+)">(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-WAITING = re.compile(r"Waiting for <strong>([^<]+)</strong>")
+WAITING = re.compile(r"Waiting for <strong><bdi>([^<]+)</bdi></strong>")
 TIMEOUT = 30
 
 

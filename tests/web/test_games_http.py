@@ -349,7 +349,7 @@ def play(app: Flask, table: Table, kinds: tuple[str, ...], rng: random.Random) -
         others = [q for q in people.values() if q.position != p]
         if others and rng.random() < PEEK_CHANCE:
             waiting = game.get(rng.choice(others))
-            assert f"Waiting for <strong>{person.name}</strong>" in waiting
+            assert f"Waiting for <strong><bdi>{person.name}</bdi></strong>" in waiting
         if game.preferences == 0 or rng.random() < PREFERENCE_CHANCE:
             # Out of turn when someone else is a person; the move forms already shown stay valid.
             change_preference(game, rng.choice(others) if others else person)
@@ -413,7 +413,8 @@ def test_a_whole_game_through_the_pages(app: Flask, case: Case) -> None:
         page = parse(html)
         assert "Game over" in html
         plural = "s (shared victory)" if len(winners) > 1 else ""
-        assert f"Winner{plural}: <strong>{', '.join(winners)}</strong>" in html
+        shown = ", ".join(f"<bdi>{w}</bdi>" for w in winners)
+        assert f"Winner{plural}: <strong>{shown}</strong>" in html
         assert page.forms == [], "the final page offers no moves and no preference change"
     assert table.verify(), "replaying the log from the seed gives the snapshot"
 

@@ -51,7 +51,7 @@ def test_gunicorn_with_the_settings_file_serves_a_players_page(app: Flask, table
             except requests.ConnectionError:
                 time.sleep(0.2)
         assert page is not None, "gunicorn did not answer"
-        assert page.status_code == 200 and "you are <strong>ann</strong>" in page.text
+        assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
         assert page.headers["Cache-Control"] == "no-store"
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -26,7 +26,7 @@ def test_the_seat_to_act_is_asked_and_the_others_follow_by_themselves(client: Fl
     mine = page(client, table, 0)
     assert "Your turn." in mine and REFRESH not in mine
     other = page(client, table, 1)
-    assert "Waiting for <strong>ann</strong>" in other and f'{REFRESH} content="60">' in other
+    assert "Waiting for <strong><bdi>ann</bdi></strong>" in other and f'{REFRESH} content="60">' in other
 
 
 def test_a_paused_game_says_so_instead_of_your_turn(app: Flask, client: FlaskClient, table: Table) -> None:
@@ -50,8 +50,17 @@ def test_a_player_called_you_is_not_you_you(app: Flask, client: FlaskClient) -> 
     specs = [games.SeatSpec("You", email="you@example.com"), games.SeatSpec("ann", email="ann@example.com")]
     table = new_table(app, specs, seed=1)
     mine, theirs = page(client, table, 0), page(client, table, 1)
-    assert "You (you)" not in mine and "ann (you)" in theirs
+    assert "You</bdi> (you)" not in mine and "<bdi>ann</bdi> (you)" in theirs
     with app.app_context():
         bodies = [e.text_body + e.html_body for e in db.get_session().exec(select(OutboxEmail))]
     assert bodies and not any("You (you)" in body or "You</strong> (you)" in body for body in bodies)
     assert any("ann (you)" in body for body in bodies)
+
+
+def test_names_are_isolated_from_the_text_around_them(app: Flask, client: FlaskClient) -> None:
+    """A right-to-left name cannot turn the words around it (each name is in its own <bdi>)."""
+    specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("שרה", email="sara@example.com")]
+    html = page(client, new_table(app, specs, seed=1, name="ערב משחק"), 1)
+    assert "<h1><bdi>ערב משחק</bdi></h1>" in html and "you are <strong><bdi>שרה</bdi></strong>" in html
+    assert "<h3><bdi>שרה</bdi> (you)" in html and "<th><bdi>שרה</bdi></th>" in html
+    assert "Waiting for <strong><bdi>ann</bdi></strong>" in html
