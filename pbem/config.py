@@ -82,7 +82,7 @@ def _validate_admin(cfg: Any) -> None:
     """The admin page's login limits, rate-limit storage and key prefix, proxies, session length and page size."""
     from limits import parse
 
-    for key in ("ADMIN_LOGIN_LIMIT", "ADMIN_LOGIN_ACCOUNT_LIMIT"):
+    for key in ("ADMIN_LOGIN_LIMIT", "ADMIN_LOGIN_ACCOUNT_LIMIT", "LOST_LINKS_LIMIT"):
         try:
             parse(str(cfg[key]))
         except ValueError:

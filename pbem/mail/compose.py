@@ -28,7 +28,7 @@ from .. import links
 from ..models import Game, Seat
 from . import outbox
 
-KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "organiser")
+KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser")
 CARD_COLOURS = {
     "emperor": "#6d3b8e",
     "empress": "#b23a7a",
@@ -345,6 +345,21 @@ def fresh_link(*, game: Game, seats: Sequence[Seat], seat: Seat) -> Email:
     text, html = render("fresh_link", **context)
     headers = seat_headers(game, seat, root=False)
     return Email("fresh_link", recipient(seat), subject(game, "Your fresh link"), text, html, headers)
+
+
+def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
+    """The current links of every game an address plays, asked for on the front page."""
+    games = [
+        {
+            "name": game.name,
+            "player": seat.name,
+            "over": game.status == "finished" or game.aborted_at is not None,
+            "url": personal_url(game, seat),
+        }
+        for game, seat in entries
+    ]
+    text, html = render("lost_links", games=games, link_days=current_app.config["PERSONAL_LINK_DAYS"])
+    return Email("lost_links", to, "Your links to your games", text, html)
 
 
 def organiser(*, game: Game, to: str, title: str, body: str) -> Email:

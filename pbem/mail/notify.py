@@ -47,6 +47,9 @@ _SINCE = (
     .order_by(col(MoveRecord.seq))
 )
 FRESH_LINK_LIMITS = ((timedelta(minutes=10), 1), (timedelta(days=1), 5))
+LOST_LINKS_LIMITS = ((timedelta(minutes=10), 1), (timedelta(days=1), 3))
+"""At most 1 "your links" email per address in 10 minutes and 3 in a day."""
+LOST_LINKS_GAMES = 20
 """At most 1 fresh-link email per seat in 10 minutes and 5 in a day."""
 
 
@@ -387,3 +390,48 @@ def request_fresh_link(*, session: Session, token: str, now: datetime | None = N
         session.add(row)
         session.flush()
     return row
+
+
+def send_lost_links(*, session: Session, address: str, now: datetime | None = None) -> OutboxEmail | None:
+    """Email ``address`` the current links of every game it plays (the newest LOST_LINKS_GAMES), if it plays any.
+
+    ``address`` is checked (ServiceError if it is not one). Nothing is queued for an address that plays in no
+    game, nor past LOST_LINKS_LIMITS: the caller answers the same either way, so nobody learns who plays here.
+    """
+    now = now or utcnow()
+    address = games.check_email(address, "the address")
+    seats = list(
+        session.exec(
+            select(Seat)
+            .join(Game, col(Game.id) == col(Seat.game_id))
+            .where(func.lower(col(Seat.email)) == address.lower(), col(Seat.left_at).is_(None))
+            .where(col(Seat.kind) == "human")
+            .order_by(col(Game.id).desc())
+            .limit(LOST_LINKS_GAMES)
+        )
+    )
+    if not seats:
+        return None
+    for window, most in LOST_LINKS_LIMITS:
+        sent = session.exec(
+            select(func.count())
+            .select_from(OutboxEmail)
+            .where(
+                OutboxEmail.kind == "lost_links",
+                func.lower(col(OutboxEmail.to_addr)) == address.lower(),
+                col(OutboxEmail.created_at) > now - window,
+            )
+        ).one()
+        if sent >= most:
+            return None
+    entries = [(games.get_game(session=session, game_id=seat.game_id), seat) for seat in seats]
+    email = compose.lost_links(to=address, entries=entries)
+    return outbox.queue(
+        session=session,
+        kind=email.kind,
+        to=email.to,
+        subject=email.subject,
+        text=email.text,
+        html=email.html,
+        now=now,
+    )

@@ -278,7 +278,7 @@ def test_post_to_the_log_page_is_not_allowed(client: FlaskClient, table: Table) 
 
 @pytest.mark.parametrize(
     "path",
-    ["/", "/nope", "/play", "/play/", "/admin/nope", "/play/a/b/c", "/static/nothing.css", "/static/../pbem/db.py"],
+    ["/nope", "/play", "/play/", "/admin/nope", "/play/a/b/c", "/static/nothing.css", "/static/../pbem/db.py"],
 )
 def test_unknown_url_is_a_404_page(client: FlaskClient, path: str) -> None:
     assert_error_page(client.get(path), 404, "Not found")

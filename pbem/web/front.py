@@ -1,0 +1,46 @@
+"""The front page: what this is, "lost your links?" (an email with the current links of every game of an
+address), and the way to the admin page."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Blueprint, current_app, render_template, request
+from limits import parse as parse_limit
+
+from .. import db, games
+from ..mail import notify
+from .errors import error_page
+
+bp = Blueprint("front", __name__)
+LOST_KEY = "lost-links"
+
+
+@bp.get("/")
+def index() -> Any:
+    """The front page (a GET: reads nothing, changes nothing)."""
+    return render_template("front/index.html", address="", error=None)
+
+
+@bp.post("/lost-links")
+def lost_links() -> Any:
+    """Email the address its links, if it plays here; the answer is the same whether or not it does."""
+    strategy = current_app.extensions["pbem_limiter"].limiter
+    limit = parse_limit(current_app.config["LOST_LINKS_LIMIT"])
+    prefix = str(current_app.config["RATELIMIT_KEY_PREFIX"])
+    keys = (*((prefix,) if prefix else ()), LOST_KEY, request.remote_addr or "unknown")
+    if not strategy.hit(limit, *keys):
+        wait = max(1, int(strategy.get_window_stats(limit, *keys).reset_time - time.time()))
+        page, status, headers = error_page(
+            429, "You asked for your links many times in a short while. Please try again later.", "Too many requests"
+        )
+        return page, status, [*headers, ("Retry-After", str(wait))]
+    address = request.form.get("address", "").strip()
+    try:
+        with db.write_session() as session:
+            notify.send_lost_links(session=session, address=address)
+    except games.ServiceError:
+        error = "That is not an email address: check it and try again."
+        return render_template("front/index.html", address=address[:254], error=error), 400
+    return render_template("front/sent.html", address=address)
