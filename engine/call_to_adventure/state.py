@@ -231,8 +231,9 @@ def new_game(
         given_casts=[list(c) for c in casts or []],
         current=first,
     )
-    if deal == 1:
+    if deal == 1:  # first game: nothing to choose, the first turn begins
         state.status = PLAYING
+        state.turn = 1
     return state
 
 
