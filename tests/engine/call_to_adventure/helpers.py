@@ -32,7 +32,11 @@ def set_text(extra: str = "", act_fill: int = 6) -> str:
     out += [_card("origin", f"o{i}", 'icons = ["dexterity"]') for i in range(6)]
     out.append(_card("motivation", "m-str", 'icons = ["strength"]'))
     out += [_card("motivation", f"m{i}", 'icons = ["charisma"]') for i in range(7)]
-    out.append(_card("destiny", "d-nature", 'icons = ["nature"]\nscoring = [{ kind = "per_icon", icon = "nature", points = 1 }]'))
+    out.append(
+        _card(
+            "destiny", "d-nature", 'icons = ["nature"]\nscoring = [{ kind = "per_icon", icon = "nature", points = 1 }]'
+        )
+    )
     out += [_card("destiny", f"d{i}", 'icons = ["justice"]') for i in range(7)]
     story = {
         "t-free": 'kind = "trait"\nact = 1\npath = { icons = ["nature"], experience = 1 }',
@@ -44,7 +48,8 @@ def set_text(extra: str = "", act_fill: int = 6) -> str:
         'top = { icons = ["strength"], triumph = 2, harder = true, hero = 1 }\n'
         'bottom = { icons = ["villainy"], tragedy = 1, corruption = 1 }',
         "c-five": 'kind = "challenge"\nact = 1\ndifficulty = 5\nabilities = ["strength", "wisdom"]\n'
-        'top = { triumph = 1 }\nbottom = { tragedy = 1, virtue = 1 }',
+        "top = { triumph = 1 }\nbottom = { tragedy = 1, virtue = 1 }",
+        "t3-free": 'kind = "trait"\nact = 3\npath = { icons = ["arcana"], triumph = 1 }',
         "c-hard": 'kind = "challenge"\nact = 1\ndifficulty = 20\nabilities = ["charisma"]\ntop = { triumph = 5 }\n'
         "bottom = { tragedy = 5 }",
     }
@@ -123,3 +128,13 @@ def do(state: State, player: str, kind: str, **fields: str) -> list[dict[str, An
     events: list[dict[str, Any]] = []
     apply(state, Move(player, kind, **fields), events)
     return events
+
+
+def finish_turn(state: State, player: str) -> None:
+    """Cast, take the result and end the turn of ``player`` without playing any card."""
+    from engine.call_to_adventure import legal_moves
+
+    while state.status == "playing" and state.players[state.current] == player:
+        legal = {m.do: m for m in legal_moves(state, player)}
+        move = next(legal[k] for k in ("cast", "draw", "resolve", "end") if k in legal)
+        apply(state, move)

@@ -28,8 +28,13 @@ def test_starter_set_uses_every_icon_timing_effect_prerequisite_and_condition() 
     assert {c.effect["kind"] for c in cards if c.effect} == set(EFFECTS)
     assert {c.prerequisite["kind"] for c in cards if c.prerequisite} == set(PREREQUISITES)
     assert {s["kind"] for c in cards for s in c.scoring} == set(CONDITIONS)
-    rewards = {f for c in cards for p in c.paths for f in ("triumph", "tragedy", "virtue", "corruption", "hero",
-                                                            "antihero", "experience", "harder") if getattr(p, f)}
+    rewards = {
+        f
+        for c in cards
+        for p in c.paths
+        for f in ("triumph", "tragedy", "virtue", "corruption", "hero", "antihero", "experience", "harder")
+        if getattr(p, f)
+    }
     assert rewards == {"triumph", "tragedy", "virtue", "corruption", "hero", "antihero", "experience", "harder"}
 
 
@@ -53,23 +58,40 @@ def test_the_default_runes_and_track_are_data() -> None:
 BAD = [
     ('abilities = ["charisma"]', 'abilities = ["luck"]', "'c-hard'", "'abilities'", "unknown icon 'luck'"),
     ('effect = { kind = "reattempt" }', 'effect = { kind = "teleport" }', "'h-again'", "'kind'", "'teleport'"),
-    ('path = { icons = ["nature"], experience = 1 }', 'path = { icons = ["natur"] }', "'t-free'", "'path.icons'", "natur"),
+    (
+        'path = { icons = ["nature"], experience = 1 }',
+        'path = { icons = ["natur"] }',
+        "'t-free'",
+        "'path.icons'",
+        "natur",
+    ),
     ('id = "t-spend"', 'id = "t-free"', "'t-free'", "'id'", "duplicate id"),
-    ('path = { triumph = 3 }', "", "'t-spend'", "'path'", "a trait needs its path"),
-    ('bottom = { tragedy = 5 }', "", "'c-hard'", "'bottom'", "top and a bottom path"),
-    ('timing = "facing"\neffect = { kind = "modify", n = 2 }', 'timing = "after"\neffect = { kind = "modify", n = 2 }',
-     "'h-plus2'", "'timing'", "before or facing"),
+    ("path = { triumph = 3 }", "", "'t-spend'", "'path'", "a trait needs its path"),
+    ("bottom = { tragedy = 5 }", "", "'c-hard'", "'bottom'", "top and a bottom path"),
+    (
+        'timing = "facing"\neffect = { kind = "modify", n = 2 }',
+        'timing = "after"\neffect = { kind = "modify", n = 2 }',
+        "'h-plus2'",
+        "'timing'",
+        "before or facing",
+    ),
     ('name = { en = "m0 card", nl = "m0 kaart" }', 'name = { nl = "m0 kaart" }', "'m0'", "'name'", "English"),
     ('name = { en = "m1 card", nl = "m1 kaart" }', 'name = { en = "x", de = "y" }', "'m1'", "'name.de'", "language"),
-    ('difficulty = 20', 'difficulty = "high"', "'c-hard'", "'difficulty'", "whole number"),
-    ('prerequisite = { kind = "spend", experience = 2 }', 'prerequisite = { kind = "bribe" }', "'t-spend'",
-     "'kind'", "'bribe'"),
+    ("difficulty = 20", 'difficulty = "high"', "'c-hard'", "'difficulty'", "whole number"),
+    (
+        'prerequisite = { kind = "spend", experience = 2 }',
+        'prerequisite = { kind = "bribe" }',
+        "'t-spend'",
+        "'kind'",
+        "'bribe'",
+    ),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "card", "field", "words"), BAD, ids=[b[4] for b in BAD])
-def test_a_bad_card_gets_one_message_naming_file_card_and_field(old: str, new: str, card: str, field: str,
-                                                               words: str) -> None:
+def test_a_bad_card_gets_one_message_naming_file_card_and_field(
+    old: str, new: str, card: str, field: str, words: str
+) -> None:
     text = set_text()
     assert old in text
     with pytest.raises(CardSetError) as caught:

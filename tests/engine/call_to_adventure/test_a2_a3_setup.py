@@ -69,8 +69,10 @@ def test_a_choice_outside_the_deal_is_refused() -> None:
     p = state.ps[0]
     other = state.ps[1].offers["origin"][0]
     with pytest.raises(IllegalMove, match="A3"):
-        apply(state, Move("ann", "choose", origin=other, motivation=p.offers["motivation"][0],
-                          destiny=p.offers["destiny"][0]))
+        apply(
+            state,
+            Move("ann", "choose", origin=other, motivation=p.offers["motivation"][0], destiny=p.offers["destiny"][0]),
+        )
 
 
 def test_tokens_track_hero_card_and_rows() -> None:
