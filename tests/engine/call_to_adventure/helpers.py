@@ -41,8 +41,10 @@ def set_text(extra: str = "", act_fill: int = 6) -> str:
     story = {
         "t-free": 'kind = "trait"\nact = 1\npath = { icons = ["nature"], experience = 1 }',
         "t-spend": 'kind = "trait"\nact = 1\nprerequisite = { kind = "spend", experience = 2 }\npath = { triumph = 3 }',
-        "t-icon": 'kind = "trait"\nact = 1\nprerequisite = { kind = "icon", icon = "wisdom" }\npath = { icons = ["arcana"] }',
-        "t-corr": 'kind = "trait"\nact = 1\nprerequisite = { kind = "corruption", at_least = 2 }\npath = { tragedy = 2 }',
+        "t-icon": 'kind = "trait"\nact = 1\nprerequisite = { kind = "icon", icon = "wisdom" }\n'
+        'path = { icons = ["arcana"] }',
+        "t-corr": 'kind = "trait"\nact = 1\nprerequisite = { kind = "corruption", at_least = 2 }\n'
+        "path = { tragedy = 2 }",
         "t-virt": 'kind = "trait"\nact = 1\nprerequisite = { kind = "virtue", at_least = 1 }\npath = { triumph = 2 }',
         "c-easy": 'kind = "challenge"\nact = 1\ndifficulty = 1\nabilities = ["strength"]\n'
         'top = { icons = ["strength"], triumph = 2, harder = true, hero = 1 }\n'
