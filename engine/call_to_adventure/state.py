@@ -178,7 +178,8 @@ def new_game(
     given: Mapping[str, list[str]] | None = None,
     casts: Sequence[list[int]] | None = None,
 ) -> State:
-    """Set up a game (A3): decks shuffled from the seed unless ``given`` (top first), offers dealt, rows laid."""
+    """Set up a game (A3): decks shuffled from the seed, except that the cards ``given`` per deck (top first) lie
+    on top in that order; offers dealt, one Hero card each, rows laid, the first player drawn or named."""
     names = check_players(players)
     errors = check_options(options, names)
     if errors:
@@ -190,13 +191,14 @@ def new_game(
     decks: dict[str, list[str]] = {}
     for key in DECK_KEYS:
         full = _deck(cards, key)
-        if key in given:
-            order = given[key]
-            if not isinstance(order, list) or Counter(order) != Counter(full):
-                raise FormatError(f"the {key} deck must be a permutation of the set's {len(full)} {key} cards")
-            decks[key] = list(reversed(order))
-        else:
-            decks[key] = rng.shuffled(full, seed, key, NAMESPACE)
+        top = given.get(key, [])
+        if not isinstance(top, list) or any(not isinstance(c, str) for c in top):
+            raise FormatError(f"the {key} deck must be a list of card ids")
+        if len(set(top)) != len(top) or not set(top) <= set(full):
+            wrong = next((c for c in top if c not in full or top.count(c) > 1), "")
+            raise FormatError(f"the {key} deck lists {wrong!r}, which is not one of the set's {key} cards, or twice")
+        rest = [c for c in full if c not in set(top)]
+        decks[key] = rng.shuffled(rest, seed, key, NAMESPACE) + list(reversed(top))
     ps = [Player(name) for name in names]
     deal = 1 if opts["first_game"] else 2
     for p in ps:

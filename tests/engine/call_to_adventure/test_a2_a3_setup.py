@@ -96,6 +96,13 @@ def test_everything_comes_from_the_seed() -> None:
     assert new_game(NAMES[:3], {"first_player": "cy"}, 3, small_set()).first == 2
 
 
-def test_explicit_decks_must_be_permutations() -> None:
-    with pytest.raises(FormatError, match="act1 deck must be a permutation"):
+def test_explicit_decks_put_their_cards_on_top() -> None:
+    with pytest.raises(FormatError, match="act1 deck lists 't-free'"):
         new_game(NAMES[:2], {}, 1, small_set(), {"act1": ["t-free", "t-free"]})
+    with pytest.raises(FormatError, match="act1 deck lists 'o0'"):
+        new_game(NAMES[:2], {}, 1, small_set(), {"act1": ["o0"]})
+    state = new_game(NAMES[:2], {}, 1, small_set(), {"act1": ["c-hard", "t-free"]})
+    assert state.rows[0][:2] == ["c-hard", "t-free"]
+    full = list(small_set().acts[0])
+    state = new_game(NAMES[:2], {}, 1, small_set(), {"act1": full})
+    assert state.rows[0] == full[:4] and state.decks["act1"] == full[4:][::-1]
