@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from ..errors import FormatError
 
@@ -27,8 +26,7 @@ _OPTIONAL: Final = {"target", "row"}
 _ALL: Final = ("card", "path", "target", "row", "deck", "origin", "motivation", "destiny")
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """One move of one player, exactly as one entry of a record's ``moves`` (``do`` names its kind)."""
 
     player: str
@@ -42,7 +40,8 @@ class Move:
     motivation: str | None = None
     destiny: str | None = None
 
-    def __post_init__(self) -> None:
+    def check(self) -> Move:
+        """This move if it is well formed (names and types), else FormatError. Moves the rules build are."""
         if not isinstance(self.player, str) or not self.player:
             raise FormatError("a move needs the name of the player who makes it")
         if not isinstance(self.do, str) or self.do not in FIELDS:
@@ -62,6 +61,7 @@ class Move:
             raise FormatError(f"'path' must be top or bottom, not {self.path!r}")
         if self.deck is not None and self.deck not in DECKS:
             raise FormatError(f"'deck' must be hero or antihero, not {self.deck!r}")
+        return self
 
     @classmethod
     def from_json(cls, data: Any) -> Move:
@@ -71,7 +71,8 @@ class Move:
         extra = set(data) - {"player", "do", *_ALL}
         if extra:
             raise FormatError(f"unknown field {sorted(extra)[0]!r} in a move")
-        return cls(data.get("player"), data.get("do"), **{k: data.get(k) for k in _ALL})  # type: ignore[arg-type]
+        move = cls(data.get("player"), data.get("do"), **{k: data.get(k) for k in _ALL})  # type: ignore[arg-type]
+        return move.check()
 
     def to_json(self) -> dict[str, Any]:
         """The record entry of this move."""

@@ -133,14 +133,16 @@ def _open_act(state: State, p: Player, act: int) -> bool:
     return state.up[act] and len(p.story) < 3 * (act + 1)
 
 
-def meets(state: State, p: Player, card: Card) -> bool:
-    """Whether ``p`` meets the prerequisite of a trait (A4.1)."""
-    pre = card.prerequisite or {"kind": "none"}
+def meets(state: State, p: Player, card: Card, seen: Counter[str] | None = None) -> bool:
+    """Whether ``p`` meets the prerequisite of a trait (A4.1); ``seen``: the Story's icons, if counted already."""
+    pre = card.prerequisite
+    if pre is None:
+        return True
     kind = pre["kind"]
     if kind == "spend":
         return p.xp >= int(pre["experience"])
     if kind == "icon":
-        return icons(state.cards, p)[pre["icon"]] >= int(pre["count"])
+        return (seen if seen is not None else icons(state.cards, p))[pre["icon"]] >= int(pre["count"])
     if kind == "corruption":
         return p.level - NEUTRAL >= int(pre["at_least"])
     if kind == "virtue":
@@ -221,8 +223,39 @@ def _plays(state: State, p: Player) -> list[Move]:
     return out
 
 
-def legal_moves(state: State, player: str) -> list[Move]:
-    """Every move ``player`` may make now (none when they have no open decision)."""
+def _main_moves(state: State, p: Player, player: str) -> list[Move]:
+    """The main actions open to ``p`` (A4): traits, challenges, else a discard, else a pass."""
+    out: list[Move] = []
+    seen: Counter[str] | None = None
+    table = state.cards.cards
+    for a in range(3):
+        if not _open_act(state, p, a):
+            continue
+        for c in state.rows[a]:
+            if c is None:
+                continue
+            card = table[c]
+            if card.type == "trait":
+                pre = card.prerequisite
+                if seen is None and pre is not None and pre["kind"] == "icon":
+                    seen = icons(state.cards, p)
+                if meets(state, p, card, seen):
+                    out.append(Move(player, "trait", card=c))
+            else:
+                out += [Move(player, "attempt", card=c, path=path) for path in PATHS]
+    if not out:
+        out = [Move(player, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
+        if not out:
+            out = [Move(player, "pass")]
+    return out
+
+
+_MAIN: Final = frozenset({"trait", "attempt", "discard", "pass"})
+
+
+def legal_moves(state: State, player: str, only: str | None = None) -> list[Move]:
+    """Every move ``player`` may make now (none when they have no open decision); with ``only``, just the
+    moves of that kind (what ``apply`` checks a move against)."""
     if state.status == FINISHED:
         return []
     p = state.ps[state.index(player)]
@@ -236,22 +269,8 @@ def legal_moves(state: State, player: str) -> list[Move]:
     phase = state.phase
     out: list[Move] = []
     if phase == "main":
-        for a in range(3):
-            if not _open_act(state, p, a):
-                continue
-            for c in state.rows[a]:
-                if c is None:
-                    continue
-                card = state.cards.cards[c]
-                if card.type == "trait":
-                    if meets(state, p, card):
-                        out.append(Move(player, "trait", card=c))
-                else:
-                    out += [Move(player, "attempt", card=c, path=path) for path in PATHS]
-        if not out:
-            out = [Move(player, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-            if not out:
-                out = [Move(player, "pass")]
+        if only is None or only in _MAIN:
+            out = _main_moves(state, p, player)
     elif phase == "prepare":
         att = state.attempt
         assert att is not None
@@ -264,9 +283,9 @@ def legal_moves(state: State, player: str) -> list[Move]:
         out.append(Move(player, "resolve"))
     else:
         out.append(Move(player, "end"))
-    if phase in ("main", "after") and not state.journeyed and p.xp >= 1:
+    if phase in ("main", "after") and not state.journeyed and p.xp >= 1 and only in (None, "journey"):
         out += [Move(player, "journey", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-    return out + _plays(state, p)
+    return out + _plays(state, p) if only in (None, "play") else out
 
 
 def _why(state: State, move: Move) -> tuple[str, str]:
@@ -328,7 +347,7 @@ def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     """Apply a legal move in place; anything else raises IllegalMove and changes nothing."""
     if state.status != FINISHED and move.player not in state.players:
         raise IllegalMove("A4", f"{move.player!r} does not play in this game")
-    if move not in legal_moves(state, move.player):
+    if move not in legal_moves(state, move.player, move.do):
         raise IllegalMove(*_why(state, move))
     p = state.ps[state.index(move.player)]
     p.decided += 1
@@ -347,6 +366,13 @@ def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
             state.up[act] = True
             _ev(events, "act", p.name, act=act + 1, row=[c for c in state.rows[act] if c])
     _ev(events, "turn", p.name, turn=state.turn)
+
+
+def _nothing_open(state: State, p: Player) -> bool:
+    """After the main action: no journey affordable and no card playable now (A10)."""
+    if not state.journeyed and p.xp >= 1 and any(c for a in range(3) if state.up[a] for c in state.rows[a]):
+        return False
+    return not _plays(state, p)
 
 
 def _reachable(state: State) -> bool:
@@ -393,7 +419,7 @@ def _after_main(state: State, events: list[Event] | None) -> None:
     if len(p.story) >= 9 and state.final is None:
         state.final = state.current
         _ev(events, "final", p.name)
-    if legal_moves(state, p.name) == [Move(p.name, "end")]:
+    if _nothing_open(state, p):
         _end_turn(state, events)
 
 
@@ -532,7 +558,7 @@ class _Do:
         state.discards[act].append(move.card)
         _ev(events, "journey", p.name, card=move.card)
         _refill(state, act, slot, events)
-        if state.phase == "after" and legal_moves(state, p.name) == [Move(p.name, "end")]:
+        if state.phase == "after" and _nothing_open(state, p):
             _end_turn(state, events)
 
     @staticmethod
@@ -630,7 +656,7 @@ class _Do:
             state.curses.append((state.current, state.index(target.name), move.card))
         if state.phase == "draw" or (a is not None and a.pending):
             return
-        if state.phase == "after" and legal_moves(state, p.name) == [Move(p.name, "end")]:
+        if state.phase == "after" and _nothing_open(state, p):
             _end_turn(state, events)
 
 
