@@ -3,7 +3,7 @@ share of challenges overcome per Act and how often each end condition fires (pur
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Any
 
 from ..protocol import Event
@@ -31,7 +31,7 @@ def play(n: int, seed: int) -> tuple[State, list[Event]]:
 def report(n: int, games: int, seed: int = 1) -> dict[str, Any]:
     """Figures over ``games`` games of ``n`` players."""
     cards = packaged_set()
-    wins: Counter[str] = Counter()
+    wins: defaultdict[str, float] = defaultdict(float)
     seats: Counter[str] = Counter()
     ends: Counter[str] = Counter()
     tried: Counter[int] = Counter()

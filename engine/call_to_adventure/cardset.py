@@ -33,6 +33,8 @@ EFFECTS: Final = (
     "corruption",
     "replace_row",
     "curse",
+    "take_other_act",
+    "peek",
 )
 PREREQUISITES: Final = ("none", "spend", "icon", "corruption", "virtue")
 CONDITIONS: Final = ("per_icon", "per_ability_kind", "threshold", "track", "under")
@@ -209,9 +211,10 @@ def _effect(w: _Where, value: Any) -> dict[str, Any]:
     table = _keys(w, value, "effect", ("kind", "n", "per", "deck"))
     kind = _str(w, table, "kind", EFFECTS)
     out: dict[str, Any] = {"kind": kind}
-    if kind in ("modify", "recast", "experience", "lose_experience", "steal", "draw", "virtue", "corruption", "curse"):
+    counted = ("modify", "recast", "experience", "lose_experience", "steal", "draw", "virtue", "corruption", "curse")
+    if kind in (*counted, "peek"):
         lo = -10 if kind == "modify" else 1
-        out["n"] = _int(w, {"n": table.get("n", 1)}, "n", 1, lo, 10)
+        out["n"] = _int(w, {"n": table.get("n", 1)}, "n", 1, lo, 5 if kind == "peek" else 10)
     if kind == "modify" and "per" in table:
         out["per"] = _str(w, table, "per", ICONS)
     if kind == "draw":
@@ -259,6 +262,8 @@ _EFFECT_TIMINGS: Final = {
     "curse": ("opponent",),
     "lose_experience": ("any", "after"),
     "steal": ("any", "after"),
+    "take_other_act": ("any",),
+    "peek": ("any", "after"),
 }
 _COMMON: Final = ("id", "name", "text", "flavour")
 _FIELDS: Final = {

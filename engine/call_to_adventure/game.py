@@ -19,6 +19,7 @@ _PROMPTS: Final = {
     "draw": "A card face: draw a Hero or an Antihero card",
     "facing": "Play cards or take the result",
     "after": "Journey, play cards or end your turn",
+    "peek": "Put the cards you looked at back in an order",
 }
 
 
@@ -199,13 +200,15 @@ class CallToAdventure:
             copy.decks[kind] = pool
         for a in range(3):
             key = f"act{a + 1}"
-            pool = list(copy.decks[key])
+            known = copy.peek[1] if copy.peek is not None and copy.peek[0] == a and copy.current == me else 0
+            kept = copy.decks[key][len(copy.decks[key]) - known :] if known else []
+            pool = list(copy.decks[key][: len(copy.decks[key]) - known])
             if not copy.up[a]:
                 pool += [c for c in copy.rows[a] if c is not None]
             rng.shuffle(pool)
             if not copy.up[a]:
                 copy.rows[a] = [pool.pop() if c is not None else None for c in copy.rows[a]]
-            copy.decks[key] = pool
+            copy.decks[key] = pool + kept
         return copy
 
 

@@ -18,12 +18,13 @@ FIELDS: Final = {
     "dark": (),
     "cast": (),
     "draw": ("deck",),
-    "play": ("card", "target", "row"),
+    "play": ("card", "target", "row", "runes", "act"),
+    "order": ("order",),
     "resolve": (),
     "end": (),
 }
-_OPTIONAL: Final = {"target", "row"}
-_ALL: Final = ("card", "path", "target", "row", "deck", "origin", "motivation", "destiny")
+_OPTIONAL: Final = {"target", "row", "runes", "act"}
+_ALL: Final = ("card", "path", "target", "row", "deck", "origin", "motivation", "destiny", "runes", "act", "order")
 
 
 class Move(NamedTuple):
@@ -39,6 +40,9 @@ class Move(NamedTuple):
     origin: str | None = None
     motivation: str | None = None
     destiny: str | None = None
+    runes: str | None = None
+    act: str | None = None
+    order: str | None = None
 
     def check(self) -> Move:
         """This move if it is well formed (names and types), else FormatError. Moves the rules build are."""
@@ -61,6 +65,10 @@ class Move(NamedTuple):
             raise FormatError(f"'path' must be top or bottom, not {self.path!r}")
         if self.deck is not None and self.deck not in DECKS:
             raise FormatError(f"'deck' must be hero or antihero, not {self.deck!r}")
+        if self.act is not None and self.act not in ("1", "2", "3"):
+            raise FormatError(f"'act' must be 1, 2 or 3, not {self.act!r}")
+        if self.runes is not None and not all(r.isdigit() and len(r) < 3 for r in self.runes.split(",")):
+            raise FormatError(f"'runes' must be rune numbers separated by commas, like '0,3', not {self.runes!r}")
         return self
 
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import combinations, permutations
 from typing import Any, Final
 
 from .. import rng
@@ -130,7 +131,7 @@ def _find(state: State, card: str) -> tuple[int, int] | None:
 
 
 def _open_act(state: State, p: Player, act: int) -> bool:
-    return state.up[act] and len(p.story) < 3 * (act + 1)
+    return state.up[act] and (state.any_act or len(p.story) < 3 * (act + 1))
 
 
 def meets(state: State, p: Player, card: Card, seen: Counter[str] | None = None) -> bool:
@@ -214,7 +215,20 @@ def _plays(state: State, p: Player) -> list[Move]:
             a = state.attempt
             if a is None or a.dark >= 3 or not state.cards.track[p.level].dark:
                 continue
-        if kind in _TARGETED:
+        if kind == "recast":
+            a = state.attempt
+            assert a is not None
+            k = min(card.effect["n"], len(a.runes))
+            out += [
+                Move(p.name, "play", card=c, runes=",".join(map(str, which)))
+                for which in combinations(range(len(a.runes)), k)
+            ]
+        elif kind == "peek":
+            out += [Move(p.name, "play", card=c, act=str(a + 1)) for a in range(3) if state.decks[f"act{a + 1}"]]
+        elif kind == "take_other_act":
+            if phase == "main" and not state.any_act:
+                out.append(Move(p.name, "play", card=c))
+        elif kind in _TARGETED:
             out += [Move(p.name, "play", card=c, target=o.name) for o in state.ps if o is not p]
         elif kind == "replace_row":
             out += [Move(p.name, "play", card=c, row=r) for a in range(3) if state.up[a] for r in state.rows[a] if r]
@@ -279,6 +293,11 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
         out.append(Move(player, "cast"))
     elif phase == "draw":
         return [Move(player, "draw", deck=d) for d in DECKS]
+    elif phase == "peek":
+        assert state.peek is not None
+        act, k, _back = state.peek
+        top = state.decks[f"act{act + 1}"][-k:][::-1]
+        return [Move(player, "order", order=",".join(o)) for o in permutations(top)]
     elif phase == "facing":
         out.append(Move(player, "resolve"))
     else:
@@ -358,7 +377,7 @@ def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
     state.current = seat
     state.turn += 1
     state.phase = "main"
-    state.gained = state.journeyed = state.attempted = False
+    state.gained = state.journeyed = state.attempted = state.any_act = False
     state.attempt = None
     p = state.ps[seat]
     for act, need in ((1, 3), (2, 6)):
@@ -593,6 +612,18 @@ class _Do:
         _to_facing(state, p, events)
 
     @staticmethod
+    def order(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+        assert state.peek is not None and move.order is not None
+        act, k, back = state.peek
+        deck = state.decks[f"act{act + 1}"]
+        deck[len(deck) - k :] = move.order.split(",")[::-1]
+        state.peek = None
+        state.phase = back
+        _ev(events, "order", p.name, act=act + 1, order=move.order.split(","))
+        if back == "after" and _nothing_open(state, p):
+            _end_turn(state, events)
+
+    @staticmethod
     def resolve(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         _resolve(state, p, events)
 
@@ -623,9 +654,16 @@ class _Do:
             assert a is not None
             a.dark += 1
         elif kind == "recast":
-            assert a is not None
-            order = sorted(range(len(a.runes)), key=lambda i: (faces(state.cards, a.runes[i])[a.faces[i]].value, i))
-            _show(state, p, sorted(order[:n]), events)
+            assert a is not None and move.runes is not None
+            _show(state, p, [int(i) for i in move.runes.split(",")], events)
+        elif kind == "take_other_act":
+            state.any_act = True
+        elif kind == "peek":
+            assert move.act is not None
+            act = int(move.act) - 1
+            state.peek = [act, min(n, len(state.decks[f"act{act + 1}"])), state.phase]
+            state.phase = "peek"
+            return
         elif kind == "reattempt":
             assert a is not None
             _show(state, p, list(range(len(a.runes))), events)

@@ -17,7 +17,7 @@ STATE_FORMAT: Final = "call-to-adventure-state/1"
 SETUP: Final = "setup"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
-PHASES: Final = ("main", "prepare", "draw", "facing", "after")
+PHASES: Final = ("main", "prepare", "draw", "facing", "after", "peek")
 DECK_KEYS: Final = ("origin", "motivation", "destiny", "act1", "act2", "act3", "hero", "antihero")
 OPTION_KEYS: Final = ("first_game", "allies_adversaries", "coop", "card_set", "first_player")
 
@@ -79,6 +79,9 @@ class State:
     journeyed: bool = False
     attempted: bool = False
     attempt: Attempt | None = None
+    any_act: bool = False
+    peek: list[Any] | None = None
+    """A look at the top of a deck under way: [act index, how many cards, the step to return to]."""
     curses: list[tuple[int, int, str]] = field(default_factory=list)
     final: int | None = None
     stall: int = 0
@@ -294,6 +297,8 @@ def to_json(state: State) -> dict[str, Any]:
             "pending": a.pending,
             "cast": a.cast,
         },
+        "any_act": state.any_act,
+        "peek": None if state.peek is None else list(state.peek),
         "curses": [[names[b], names[t], c] for b, t, c in state.curses],
         "final": None if state.final is None else names[state.final],
         "stall": state.stall,
@@ -396,6 +401,8 @@ def _from_json(d: dict[str, Any]) -> State:
             int(a["pending"]),
             bool(a["cast"]),
         ),
+        any_act=bool(d["any_act"]),
+        peek=None if d["peek"] is None else [int(d["peek"][0]), int(d["peek"][1]), str(d["peek"][2])],
         curses=[(idx[b], idx[t], str(c)) for b, t, c in d["curses"]],
         final=None if d["final"] is None else idx[d["final"]],
         stall=int(d["stall"]),

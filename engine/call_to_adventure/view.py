@@ -9,7 +9,7 @@ from ..protocol import Event
 from .rules import difficulty, score, total
 from .state import FINISHED, SETUP, State
 
-_PRIVATE: Final = {"draw": ("card",), "choose": ("origin", "motivation", "destiny")}
+_PRIVATE: Final = {"draw": ("card",), "choose": ("origin", "motivation", "destiny"), "order": ("order",)}
 
 
 def mask_event(event: Event, viewer: str | None) -> Event:
@@ -59,8 +59,16 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
             "total": total(state) if a.cast else None,
             "card_faces_to_draw": a.pending,
         }
+    peek = None
+    if state.peek is not None:
+        act, k, _back = state.peek
+        peek = {"player": state.players[state.current], "act": act + 1, "count": k}
+        if full or viewer == state.current:
+            peek["cards"] = state.decks[f"act{act + 1}"][-k:][::-1]
     return {
         "card_set": cards.id,
+        "peek": peek,
+        "any_act": state.any_act,
         "status": state.status,
         "players": players,
         "current_player": None if state.status != "playing" else state.players[state.current],
@@ -148,6 +156,9 @@ def describe(event: Event, viewer: str | None, cards: Any = None) -> str:
         return f"{who} completed their Destiny: every other player takes one final turn."
     if kind == "pass":
         return f"{who} passed."
+    if kind == "order":
+        seen = f": {', '.join(ev['order'])}" if ev.get("order") else ""
+        return f"{who} looked at the top of Act {ev.get('act')}'s deck and put the cards back{seen}."
     if kind == "end":
         return f"{who} ended the turn."
     if kind == "game_over":
@@ -174,5 +185,6 @@ def describe_move(move: dict[str, Any]) -> str:
         + (f" on the row card {move['row']}" if move.get("row") else ""),
         "resolve": "Take the result",
         "end": "End your turn",
+        "order": f"Put the cards back, top first: {move.get('order')}",
     }
     return texts.get(str(do), str(do))

@@ -78,6 +78,8 @@ def set_text(extra: str = "", act_fill: int = 6) -> str:
         "a-dark": 'timing = "before"\neffect = { kind = "free_dark" }',
         "a-steal": 'timing = "any"\neffect = { kind = "steal", n = 2 }',
         "a-row": 'timing = "any"\neffect = { kind = "replace_row" }',
+        "a-peek": 'timing = "any"\neffect = { kind = "peek", n = 2 }',
+        "a-take": 'timing = "any"\neffect = { kind = "take_other_act" }',
     }
     out += [_card("antihero", cid, body) for cid, body in antiheroes.items()]
     return "\n".join(out) + extra

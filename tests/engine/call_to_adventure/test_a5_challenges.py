@@ -107,11 +107,13 @@ def test_a_reattempt_keeps_the_dark_runes_and_bonuses_bought() -> None:
     assert cast["total"] == 3 + 2 + 3  # every rune cast again, the dark rune and the +3 kept
 
 
-def test_recast_casts_the_lowest_runes_again() -> None:
+def test_recast_casts_the_chosen_runes_again() -> None:
     state = ann_game(casts=[[ZERO, ONE, ONE], [ONE]], heroes=["h-recast"])
     do(state, "ann", "attempt", card="c-hard", path="top")
     do(state, "ann", "cast")
-    events = do(state, "ann", "play", card="h-recast")
+    plays = [m.runes for m in legal_moves(state, "ann") if m.do == "play"]
+    assert plays == ["0", "1", "2"]  # one rune of the three, chosen by the player
+    events = do(state, "ann", "play", card="h-recast", runes="0")
     cast = [e for e in events if e["event"] == "cast"][-1]
     assert cast["runes"] == [["core", "0"]] and cast["total"] == 1 + 1 + 1
 

@@ -110,3 +110,41 @@ def test_an_empty_deck_draws_nothing() -> None:
     events = do(state, "ann", "attempt", card="c-easy", path="top") + do(state, "ann", "cast")
     assert {"event": "draw", "player": "ann", "deck": "hero", "card": None} in events
     assert state.ps[0].hand == before
+
+
+def _hand(state: object, card: str) -> None:
+    for deck in ("hero", "antihero"):
+        if card in state.decks[deck]:  # type: ignore[attr-defined]
+            state.decks[deck].remove(card)  # type: ignore[attr-defined]
+    state.ps[0].hand.append(card)  # type: ignore[attr-defined]
+
+
+def test_looking_at_the_top_of_a_deck_is_private_and_reorders_it() -> None:
+    from engine import GAMES
+
+    game_ = GAMES["call-to-adventure"]
+    state = game(act1=[*ROW[:4], "f1-0", "f1-1"], heroes=["h-plus2", "h-recast"])
+    _hand(state, "a-peek")
+    do(state, "ann", "play", card="a-peek", act="1")
+    assert state.phase == "peek"
+    assert game_.player_view(state, "ann")["peek"]["cards"] == ["f1-0", "f1-1"]
+    assert "cards" not in game_.player_view(state, "bob")["peek"]
+    assert game_.player_view(game_.reshuffle_hidden(state, "ann", 4), "ann") == game_.player_view(state, "ann")
+    assert {m.order for m in legal_moves(state, "ann")} == {"f1-0,f1-1", "f1-1,f1-0"}
+    events = do(state, "ann", "order", order="f1-1,f1-0")
+    assert state.phase == "main" and state.decks["act1"][-2:] == ["f1-0", "f1-1"]  # f1-1 on top
+    assert "order" not in game_.player_view(state, "bob", events)["log"][0]
+    do(state, "ann", "trait", card="t-free")
+    assert state.rows[0][0] == "f1-1"
+
+
+def test_a_card_may_open_a_finished_act_for_this_turn() -> None:
+    state = game(act1=ROW, heroes=["h-plus2", "h-recast"])
+    _story(state, 0, ["f1-4", "f1-5", "f1-3"])
+    _hand(state, "a-take")
+    assert not any(m.do in ("trait", "attempt") for m in legal_moves(state, "ann"))
+    do(state, "ann", "play", card="a-take")
+    do(state, "ann", "trait", card="t-free")
+    assert state.ps[0].story[-1] == ("t-free", 0)
+    finish_turn(state, "ann")
+    assert not state.any_act

@@ -67,6 +67,12 @@ class Adventure(RuleBasedStateMachine):
                 fields[name] = data.draw(st.sampled_from(["hero", "antihero"]))
             elif name == "target" and data.draw(st.booleans()):
                 fields[name] = data.draw(st.sampled_from(self.state.players))
+            elif name == "order":
+                fields[name] = ",".join(data.draw(st.lists(st.sampled_from(cards), min_size=1, max_size=3)))
+            elif name == "runes" and data.draw(st.booleans()):
+                fields[name] = data.draw(st.sampled_from(["0", "1", "0,2", "3"]))
+            elif name == "act" and data.draw(st.booleans()):
+                fields[name] = data.draw(st.sampled_from(["1", "2", "3"]))
         candidates = [Move.from_json(fields), *self.seen[-5:]]
         for move in candidates:
             legal = move in GAME.legal_moves(self.state, move.player)
