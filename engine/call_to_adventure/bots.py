@@ -73,7 +73,17 @@ class HeuristicBot:
         options = [m for m in legal if m.do in ("trait", "attempt")]
         if options:
             return max(options, key=lambda m: self._value(state, player, m))
-        return next(m for m in legal if m.do in ("discard", "pass"))
+        discards = [m for m in legal if m.do == "discard"]
+        if not discards:
+            return next(m for m in legal if m.do == "pass")
+        # dig for a card it can use: discard a trait of the latest Act it has not finished
+        cards = state.cards.cards
+
+        def useful(m: Move) -> tuple[bool, int]:
+            card = cards[m.card or ""]
+            return len(p.story) < 3 * card.act, card.act
+
+        return max(discards, key=useful)
 
     def _setup(self, state: State, move: Move) -> float:
         cards = state.cards.cards
