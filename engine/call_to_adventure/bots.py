@@ -47,7 +47,7 @@ class HeuristicBot:
         phase = state.phase
         if phase == "draw":
             return by["draw"] if state.cards.track[p.level].hero else legal[-1]
-        plays = [m for m in legal if m.do == "play"]
+        plays = [m for m in legal if m.do in ("play", "use")]
         if phase == "prepare":
             a = state.attempt
             assert a is not None

@@ -38,6 +38,10 @@ EFFECTS: Final = (
 )
 PREREQUISITES: Final = ("none", "spend", "icon", "corruption", "virtue")
 CONDITIONS: Final = ("per_icon", "per_ability_kind", "threshold", "track", "under")
+AURAS: Final = ("harder", "corrupting")
+"""What a face-up adversary does to its Act's row: ``harder`` adds ``n`` to the difficulty of the row's other
+challenges, ``corrupting`` gives a corruption to whoever fails a challenge of that Act."""
+STORY_KINDS: Final = ("trait", "challenge", "ally", "adversary")
 CHARACTERS: Final = ("origin", "motivation", "destiny")
 TRACK_LEVELS: Final = 7
 NEUTRAL: Final = 2
@@ -109,6 +113,8 @@ class Card:
     timing: str = ""
     effect: dict[str, Any] | None = None
     scoring: tuple[dict[str, Any], ...] = ()
+    power: dict[str, Any] | None = None
+    aura: dict[str, Any] | None = None
 
     def title(self, lang: str = "en") -> str:
         """The card's name in ``lang`` (English when it has no translation)."""
@@ -272,6 +278,8 @@ _FIELDS: Final = {
     "destiny": (*_COMMON, "icons", "scoring"),
     "trait": (*_COMMON, "kind", "act", "prerequisite", "path"),
     "challenge": (*_COMMON, "kind", "act", "difficulty", "abilities", "top", "bottom"),
+    "ally": (*_COMMON, "kind", "act", "icons", "power"),
+    "adversary": (*_COMMON, "kind", "act", "difficulty", "abilities", "path", "aura"),
     "hero": (*_COMMON, "timing", "effect"),
     "antihero": (*_COMMON, "timing", "effect"),
 }
@@ -290,7 +298,7 @@ def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
     seen.add(card_id)
     ctype = kind
     if kind == "story":
-        ctype = _str(w, table, "kind", ("trait", "challenge"))
+        ctype = _str(w, table, "kind", STORY_KINDS)
     _keys(w, table, "", _FIELDS[ctype])
     common: dict[str, Any] = {
         "id": card_id,
@@ -299,7 +307,7 @@ def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
         "text": _texts(w, table, "text", False),
         "flavour": _texts(w, table, "flavour", False),
     }
-    if ctype in ("origin", "motivation", "destiny"):
+    if ctype in ("origin", "motivation", "destiny", "ally"):
         common["icons"] = _icons(w, table.get("icons", []), "icons")
     if ctype == "destiny":
         scoring = table.get("scoring", [])
@@ -308,6 +316,30 @@ def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
         common["scoring"] = tuple(_condition(w, c, i) for i, c in enumerate(scoring))
     if ctype in ("trait", "challenge"):
         common["act"] = _int(w, table, "act", None, 1, 3)
+    if ctype == "ally":
+        common["act"] = _int(w, table, "act", None, 1, 2)
+        power = _keys(w, table.get("power"), "power", ("timing", "cost", "effect"))
+        cost = power.get("cost", 0)
+        if cost != "sacrifice" and (type(cost) is not int or not 0 <= cost <= 5):
+            raise w.fail("power.cost", f'must be experience from 0 to 5 or "sacrifice", not {cost!r}')
+        effect = _effect(w, power.get("effect"))
+        timing = _str(w, power, "timing", ("before", "facing", "after", "any"))
+        need = _EFFECT_TIMINGS.get(effect["kind"], ("before", "facing", "after", "any"))
+        if timing not in need:
+            raise w.fail("power.timing", f"a {effect['kind']} effect needs the timing {' or '.join(need)}")
+        common["power"] = {"timing": timing, "cost": cost, "effect": effect}
+    if ctype == "adversary":
+        common["act"] = _int(w, table, "act", None, 2, 3)
+        if "path" not in table:
+            raise w.fail("path", "an adversary needs its path")
+        common["paths"] = (_path(w, table["path"], "path"),)
+        common["difficulty"] = _int(w, table, "difficulty", None, 0, 30)
+        abilities = _icons(w, table.get("abilities"), "abilities", ABILITIES)
+        if not 1 <= len(abilities) <= 2 or len(set(abilities)) != len(abilities):
+            raise w.fail("abilities", "an adversary lists one or two different abilities")
+        common["abilities"] = abilities
+        aura = _keys(w, table.get("aura", {"kind": "harder"}), "aura", ("kind", "n"))
+        common["aura"] = {"kind": _str(w, aura, "kind", AURAS), "n": _int(w, aura, "n", 1, 1, 3)}
     if ctype == "trait":
         if "path" not in table:
             raise w.fail("path", "a trait needs its path")
@@ -414,7 +446,8 @@ def parse(text: str, source: str) -> CardSet:
         if len(groups.get(kind, [])) < least:
             raise w.fail(kind, f"needs at least {least} cards for 4 players, has {len(groups.get(kind, []))}")
     for act in (1, 2, 3):
-        if len(groups.get(f"act{act}", [])) < MIN_ACT:
+        plain = [c for c in groups.get(f"act{act}", []) if cards[c].type in ("trait", "challenge")]
+        if len(plain) < MIN_ACT:
             raise w.fail("story", f"Act {act} needs at least {MIN_ACT} cards for a row of 4 players")
     if "runes" not in data:
         raise w.fail("runes", "is missing")

@@ -49,6 +49,7 @@ class CallToAdventure:
     max_players = 4
     option_fields: Sequence[OptionField] = (
         OptionField("first_game", "First game: one of each character card, no choice", "bool", False),
+        OptionField("allies_adversaries", "Allies & Adversaries", "bool", False),
         OptionField("card_set", "Card set", "choice", "starter", tuple((n, n.title()) for n in PACKAGED)),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
@@ -69,8 +70,8 @@ class CallToAdventure:
         return state.normal_options(data)
 
     def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
-        """With and without the first-game deal."""
-        return [{"first_game": False}, {"first_game": True}]
+        """The first-game deal, the normal deal, and Allies & Adversaries."""
+        return [{"first_game": False}, {"first_game": True}, {"allies_adversaries": True}]
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """A new game with the named packaged card set (A3)."""

@@ -17,7 +17,7 @@ from ..errors import FormatError, IllegalMove
 from ..protocol import Event
 from .cardset import ABILITIES, NEUTRAL, STORY_ICONS, Card, CardSet, Face
 from .moves import DECKS, PATHS, Move
-from .state import FINISHED, NAMESPACE, PLAYING, SETUP, Attempt, Player, State
+from .state import FINISHED, NAMESPACE, PLAYING, SETUP, Attempt, Player, State, draw_into, settle
 
 SET_SCORES: Final = {0: 0, 1: 0, 2: 2, 3: 4}
 """Points for a set of one story icon: 2 icons → 2, 3 → 4, 4 or more → 8 (A10)."""
@@ -28,13 +28,16 @@ _TARGETED: Final = ("lose_experience", "steal", "curse")
 
 
 def icons(cards: CardSet, p: Player, destiny: bool = False) -> Counter[str]:
-    """The icons of a player's Story (A4.2): Origin, Motivation, visible paths, and the Destiny if revealed."""
+    """The icons of a player's Story (A4.2): Origin, Motivation, visible paths, allies (sacrificed ones too, A9),
+    and the Destiny if revealed."""
     out: Counter[str] = Counter()
     for c in (p.origin, p.motivation, p.destiny if destiny else None):
         if c is not None:
             out.update(cards.cards[c].icons)
     for c, path in p.story:
         out.update(cards.cards[c].paths[path].icons)
+    for c in p.allies + p.sacrificed:
+        out.update(cards.cards[c].icons)
     return out
 
 
@@ -107,17 +110,19 @@ def _draw(state: State, p: Player, deck: str, events: list[Event] | None) -> Non
 
 
 def _refill(state: State, act: int, slot: int, events: list[Event] | None) -> None:
-    deck = state.decks[f"act{act + 1}"]
-    if not deck and state.discards[act]:
-        k = state.reshuffles[act]
-        state.reshuffles[act] += 1
-        deck[:] = rng.shuffled(state.discards[act], state.seed, f"act{act + 1}-reshuffle{k}", NAMESPACE)
-        state.discards[act].clear()
-        _ev(events, "reshuffle", state.players[state.current], act=act + 1)
-    state.rows[act][slot] = deck.pop() if deck else None
-    if events is not None:  # a card turned into a face-down row stays unnamed
-        shown = state.rows[act][slot] if state.up[act] else None
-        events.append({"event": "refill", "act": act + 1, "card": shown})
+    draw_into(state, act, slot, events)
+    settle(state, act, events)
+
+
+def _leave_row(state: State, act: int, slot: int, events: list[Event] | None) -> None:
+    """A row card is discarded (failed, journeyed, replaced): an ally under it goes with it (A4)."""
+    card = state.rows[act][slot]
+    assert card is not None
+    state.discards[act].append(card)
+    ally = state.under.pop(card, None)
+    if ally is not None:
+        state.discards[act].append(ally)
+    _refill(state, act, slot, events)
 
 
 def _find(state: State, card: str) -> tuple[int, int] | None:
@@ -183,9 +188,14 @@ def total(state: State) -> int:
 
 
 def difficulty(state: State, a: Attempt) -> int:
-    """The difficulty of the declared path (A5.1)."""
+    """The difficulty of the declared path (A5.1): +1 for an ally under it, + what face-up adversaries add."""
     card = state.cards.cards[a.card]
-    return card.difficulty + (1 if card.paths[a.path].harder else 0)
+    extra = 1 if a.card in state.under else 0
+    for c in state.rows[a.act]:
+        other = state.cards.cards[c] if c is not None and c != a.card else None
+        if other is not None and other.aura is not None and other.aura["kind"] == "harder":
+            extra += other.aura["n"]
+    return card.difficulty + (1 if card.paths[a.path].harder else 0) + extra
 
 
 # Legal moves --------------------------------------------------------------------------------------------
@@ -205,12 +215,19 @@ def _plays(state: State, p: Player) -> list[Move]:
         "after": ("any", "opponent", "after") if state.attempted else ("any", "opponent"),
     }.get(phase, ())
     out: list[Move] = []
+    sources: list[tuple[str, str, dict[str, Any]]] = []
     for c in p.hand:
         card = state.cards.cards[c]
-        if card.timing not in timings or not _may_play(state, p, card):
-            continue
-        assert card.effect is not None
-        kind = card.effect["kind"]
+        if card.timing in timings and _may_play(state, p, card):
+            assert card.effect is not None
+            sources.append((c, "play", card.effect))
+    for c in p.allies:
+        power = state.cards.cards[c].power
+        assert power is not None
+        if power["timing"] in timings and (power["cost"] == "sacrifice" or p.xp >= power["cost"]):
+            sources.append((c, "use", power["effect"]))
+    for c, do, effect in sources:
+        kind = effect["kind"]
         if kind == "free_dark":
             a = state.attempt
             if a is None or a.dark >= 3 or not state.cards.track[p.level].dark:
@@ -218,22 +235,22 @@ def _plays(state: State, p: Player) -> list[Move]:
         if kind == "recast":
             a = state.attempt
             assert a is not None
-            k = min(card.effect["n"], len(a.runes))
+            k = min(effect["n"], len(a.runes))
             out += [
-                Move(p.name, "play", card=c, runes=",".join(map(str, which)))
+                Move(p.name, do, card=c, runes=",".join(map(str, which)))
                 for which in combinations(range(len(a.runes)), k)
             ]
         elif kind == "peek":
-            out += [Move(p.name, "play", card=c, act=str(a + 1)) for a in range(3) if state.decks[f"act{a + 1}"]]
+            out += [Move(p.name, do, card=c, act=str(a + 1)) for a in range(3) if state.decks[f"act{a + 1}"]]
         elif kind == "take_other_act":
             if phase == "main" and not state.any_act:
-                out.append(Move(p.name, "play", card=c))
+                out.append(Move(p.name, do, card=c))
         elif kind in _TARGETED:
-            out += [Move(p.name, "play", card=c, target=o.name) for o in state.ps if o is not p]
+            out += [Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p]
         elif kind == "replace_row":
-            out += [Move(p.name, "play", card=c, row=r) for a in range(3) if state.up[a] for r in state.rows[a] if r]
+            out += [Move(p.name, do, card=c, row=r) for a in range(3) if state.up[a] for r in state.rows[a] if r]
         else:
-            out.append(Move(p.name, "play", card=c))
+            out.append(Move(p.name, do, card=c))
     return out
 
 
@@ -255,6 +272,8 @@ def _main_moves(state: State, p: Player, player: str) -> list[Move]:
                     seen = icons(state.cards, p)
                 if meets(state, p, card, seen):
                     out.append(Move(player, "trait", card=c))
+            elif card.type == "adversary":
+                out.append(Move(player, "attempt", card=c, path="top"))
             else:
                 out += [Move(player, "attempt", card=c, path=path) for path in PATHS]
     if not out:
@@ -304,7 +323,7 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
         out.append(Move(player, "end"))
     if phase in ("main", "after") and not state.journeyed and p.xp >= 1 and only in (None, "journey"):
         out += [Move(player, "journey", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-    return out + _plays(state, p) if only in (None, "play") else out
+    return out + _plays(state, p) if only in (None, "play", "use") else out
 
 
 def _why(state: State, move: Move) -> tuple[str, str]:
@@ -384,6 +403,7 @@ def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
         if not state.up[act] and len(p.story) >= need:
             state.up[act] = True
             _ev(events, "act", p.name, act=act + 1, row=[c for c in state.rows[act] if c])
+            settle(state, act, events)
     _ev(events, "turn", p.name, turn=state.turn)
 
 
@@ -516,12 +536,21 @@ def _resolve(state: State, p: Player, events: list[Event] | None) -> None:
     got, need = total(state), difficulty(state, a)
     if got >= need:
         _ev(events, "overcome", p.name, card=a.card, total=got, difficulty=need)
+        ally = state.under.pop(a.card, None)
+        if ally is not None:  # A5.7: the ally joins the tableau, its powers are yours
+            p.allies.append(ally)
+            _ev(events, "ally_joins", p.name, card=ally)
         _gain(state, p, a.act, slot, a.path, events)
     else:
         _ev(events, "fail", p.name, card=a.card, total=got, difficulty=need)
-        state.discards[a.act].append(a.card)
-        _refill(state, a.act, slot, events)
+        corrupting = any(
+            c is not None and c != a.card and (state.cards.cards[c].aura or {}).get("kind") == "corrupting"
+            for c in state.rows[a.act]
+        )
+        _leave_row(state, a.act, slot, events)
         p.xp += 1
+        if corrupting:
+            _move_level(state, p, 1, events)
     _after_main(state, events)
 
 
@@ -563,9 +592,8 @@ class _Do:
     def discard(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         assert move.card is not None
         act, slot = _find(state, move.card) or (0, 0)
-        state.discards[act].append(move.card)
         _ev(events, "discard", p.name, card=move.card)
-        _refill(state, act, slot, events)
+        _leave_row(state, act, slot, events)
         _after_main(state, events)
 
     @staticmethod
@@ -574,9 +602,8 @@ class _Do:
         act, slot = _find(state, move.card) or (0, 0)
         p.xp -= 1
         state.journeyed = True
-        state.discards[act].append(move.card)
         _ev(events, "journey", p.name, card=move.card)
-        _refill(state, act, slot, events)
+        _leave_row(state, act, slot, events)
         if state.phase == "after" and _nothing_open(state, p):
             _end_turn(state, events)
 
@@ -639,63 +666,78 @@ class _Do:
     @staticmethod
     def play(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         assert move.card is not None
-        card = state.cards.cards[move.card]
-        effect = card.effect or {}
-        kind, n = effect["kind"], effect.get("n", 1)
         p.hand.remove(move.card)
         p.played.append(move.card)
-        target = state.ps[state.index(move.target)] if move.target else None
         _ev(events, "play", p.name, card=move.card, target=move.target, row=move.row)
-        a = state.attempt
-        if kind == "modify":
-            assert a is not None
-            a.bonus += n * (icons(state.cards, p)[effect["per"]] if "per" in effect else 1)
-        elif kind == "free_dark":
-            assert a is not None
-            a.dark += 1
-        elif kind == "recast":
-            assert a is not None and move.runes is not None
-            _show(state, p, [int(i) for i in move.runes.split(",")], events)
-        elif kind == "take_other_act":
-            state.any_act = True
-        elif kind == "peek":
-            assert move.act is not None
-            act = int(move.act) - 1
-            state.peek = [act, min(n, len(state.decks[f"act{act + 1}"])), state.phase]
-            state.phase = "peek"
-            return
-        elif kind == "reattempt":
-            assert a is not None
-            _show(state, p, list(range(len(a.runes))), events)
-        elif kind == "experience":
-            p.xp += n
-        elif kind == "lose_experience":
-            assert target is not None
-            target.xp = max(0, target.xp - n)
-        elif kind == "steal":
-            assert target is not None
-            took = min(n, target.xp)
-            target.xp -= took
-            p.xp += took
-        elif kind == "draw":
-            for _ in range(n):
-                _draw(state, p, effect["deck"], events)
-        elif kind == "virtue":
-            _move_level(state, p, -n, events)
-        elif kind == "corruption":
-            _move_level(state, p, n, events)
-        elif kind == "replace_row":
-            assert move.row is not None
-            act, slot = _find(state, move.row) or (0, 0)
-            state.discards[act].append(move.row)
-            _refill(state, act, slot, events)
-        elif kind == "curse":
-            assert target is not None
-            state.curses.append((state.current, state.index(target.name), move.card))
-        if state.phase == "draw" or (a is not None and a.pending):
-            return
-        if state.phase == "after" and _nothing_open(state, p):
-            _end_turn(state, events)
+        _effect(state, p, move, state.cards.cards[move.card].effect or {}, events)
+
+    @staticmethod
+    def use(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+        assert move.card is not None
+        power = state.cards.cards[move.card].power or {}
+        if power["cost"] == "sacrifice":
+            p.allies.remove(move.card)
+            p.sacrificed.append(move.card)
+        else:
+            p.xp -= power["cost"]
+        _ev(events, "use", p.name, card=move.card, target=move.target, row=move.row, cost=power["cost"])
+        _effect(state, p, move, power["effect"], events)
+
+
+def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events: list[Event] | None) -> None:
+    """What a played card or a used power does (CARDSET.md, "Effects")."""
+    kind, n = effect["kind"], effect.get("n", 1)
+    target = state.ps[state.index(move.target)] if move.target else None
+    a = state.attempt
+    if kind == "modify":
+        assert a is not None
+        a.bonus += n * (icons(state.cards, p)[effect["per"]] if "per" in effect else 1)
+    elif kind == "free_dark":
+        assert a is not None
+        a.dark += 1
+    elif kind == "recast":
+        assert a is not None and move.runes is not None
+        _show(state, p, [int(i) for i in move.runes.split(",")], events)
+    elif kind == "take_other_act":
+        state.any_act = True
+    elif kind == "peek":
+        assert move.act is not None
+        act = int(move.act) - 1
+        state.peek = [act, min(n, len(state.decks[f"act{act + 1}"])), state.phase]
+        state.phase = "peek"
+        return
+    elif kind == "reattempt":
+        assert a is not None
+        _show(state, p, list(range(len(a.runes))), events)
+    elif kind == "experience":
+        p.xp += n
+    elif kind == "lose_experience":
+        assert target is not None
+        target.xp = max(0, target.xp - n)
+    elif kind == "steal":
+        assert target is not None
+        took = min(n, target.xp)
+        target.xp -= took
+        p.xp += took
+    elif kind == "draw":
+        for _ in range(n):
+            _draw(state, p, effect["deck"], events)
+    elif kind == "virtue":
+        _move_level(state, p, -n, events)
+    elif kind == "corruption":
+        _move_level(state, p, n, events)
+    elif kind == "replace_row":
+        assert move.row is not None
+        act, slot = _find(state, move.row) or (0, 0)
+        _leave_row(state, act, slot, events)
+    elif kind == "curse":
+        assert target is not None
+        assert move.card is not None
+        state.curses.append((state.current, state.index(target.name), move.card))
+    if state.phase == "draw" or (a is not None and a.pending):
+        return
+    if state.phase == "after" and _nothing_open(state, p):
+        _end_turn(state, events)
 
 
 setattr(_Do, "pass", _Do.pass_)

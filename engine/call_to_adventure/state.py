@@ -37,6 +37,8 @@ class Player:
     hand: list[str] = field(default_factory=list)
     played: list[str] = field(default_factory=list)
     decided: int = 0
+    allies: list[str] = field(default_factory=list)
+    sacrificed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -82,6 +84,8 @@ class State:
     any_act: bool = False
     peek: list[Any] | None = None
     """A look at the top of a deck under way: [act index, how many cards, the step to return to]."""
+    under: dict[str, str] = field(default_factory=dict)
+    """Allies under challenges of face-up rows: challenge id -> ally id (A4.4)."""
     curses: list[tuple[int, int, str]] = field(default_factory=list)
     final: int | None = None
     stall: int = 0
@@ -138,9 +142,8 @@ def check_options(data: Mapping[str, Any], players: Sequence[str]) -> dict[str, 
     for key in ("first_game", "allies_adversaries", "coop"):
         if key in data and not isinstance(data[key], bool):
             errors[key] = f"{key} must be true or false"
-    for key in ("allies_adversaries", "coop"):
-        if data.get(key) is True:
-            errors[key] = f"{key} is not available yet in this version of the engine"
+    if data.get("coop") is True:
+        errors["coop"] = "the solo/co-op variant (coop) is not available yet in this version of the engine"
     first = data.get("first_player")
     if first is not None and first not in players:
         errors["first_player"] = f"first_player {first!r} does not play in this game"
@@ -154,7 +157,7 @@ def normal_options(data: Mapping[str, Any]) -> dict[str, Any]:
     """Options with their defaults (A2)."""
     return {
         "first_game": bool(data.get("first_game", False)),
-        "allies_adversaries": False,
+        "allies_adversaries": bool(data.get("allies_adversaries", False)),
         "coop": False,
         "card_set": data.get("card_set", "starter"),
         "first_player": data.get("first_player"),
@@ -192,8 +195,13 @@ def new_game(
         raise FormatError("the seed must be a whole number")
     given = dict(given or {})
     decks: dict[str, list[str]] = {}
+    extra = opts["allies_adversaries"] and not opts["first_game"]
+    plain = ("trait", "challenge")
+    decks["aside"] = [] if extra else [c for act in cards.acts for c in act if cards.cards[c].type not in plain]
     for key in DECK_KEYS:
         full = _deck(cards, key)
+        if key.startswith("act") and not extra:
+            full = tuple(c for c in full if cards.cards[c].type in plain)
         top = given.get(key, [])
         if not isinstance(top, list) or any(not isinstance(c, str) for c in top):
             raise FormatError(f"the {key} deck must be a list of card ids")
@@ -236,10 +244,51 @@ def new_game(
         given_casts=[list(c) for c in casts or []],
         current=first,
     )
+    settle(state, 0, None)
     if deal == 1:  # first game: nothing to choose, the first turn begins
         state.status = PLAYING
         state.turn = 1
     return state
+
+
+def draw_into(state: State, act: int, slot: int, events: list[dict[str, Any]] | None) -> None:
+    """Fill a place of a row from its Act's deck, shuffling the discards in when the deck is empty (A4.4)."""
+    deck = state.decks[f"act{act + 1}"]
+    if not deck and state.discards[act]:
+        k = state.reshuffles[act]
+        state.reshuffles[act] += 1
+        deck[:] = rng.shuffled(state.discards[act], state.seed, f"act{act + 1}-reshuffle{k}", NAMESPACE)
+        state.discards[act].clear()
+        if events is not None:
+            events.append({"event": "reshuffle", "player": state.players[state.current], "act": act + 1})
+    state.rows[act][slot] = deck.pop() if deck else None
+    if events is not None:  # a card turned into a face-down row stays unnamed
+        shown = state.rows[act][slot] if state.up[act] else None
+        events.append({"event": "refill", "act": act + 1, "card": shown})
+
+
+def settle(state: State, act: int, events: list[dict[str, Any]] | None) -> None:
+    """Allies turned up in a face-up row go under the leftmost challenge without one, else to the discards;
+    their place is refilled (A4.4). Bounded, so a deck of allies alone cannot loop."""
+    if not state.up[act]:
+        return
+    row = state.rows[act]
+    table = state.cards.cards
+    for _ in range(len(state.cards.acts[act]) + len(row)):
+        slot = next((i for i, c in enumerate(row) if c is not None and table[c].type == "ally"), None)
+        if slot is None:
+            return
+        ally = row[slot]
+        assert ally is not None
+        host = next((c for c in row if c and table[c].type == "challenge" and c not in state.under), None)
+        if host is not None:
+            state.under[host] = ally
+        else:
+            state.discards[act].append(ally)
+        if events is not None:
+            events.append({"event": "ally", "act": act + 1, "card": ally, "under": host})
+        row[slot] = None
+        draw_into(state, act, slot, events)
 
 
 def places(state: State) -> Counter[str]:
@@ -258,6 +307,9 @@ def places(state: State) -> Counter[str]:
         where.update(c for c, _ in p.story)
         where.update(p.hand)
         where.update(p.played)
+        where.update(p.allies)
+        where.update(p.sacrificed)
+    where.update(state.under.values())
     return where
 
 
@@ -298,6 +350,7 @@ def to_json(state: State) -> dict[str, Any]:
             "cast": a.cast,
         },
         "any_act": state.any_act,
+        "under": dict(state.under),
         "peek": None if state.peek is None else list(state.peek),
         "curses": [[names[b], names[t], c] for b, t, c in state.curses],
         "final": None if state.final is None else names[state.final],
@@ -320,6 +373,8 @@ def to_json(state: State) -> dict[str, Any]:
                 "hand": list(p.hand),
                 "played": list(p.played),
                 "decided": p.decided,
+                "allies": list(p.allies),
+                "sacrificed": list(p.sacrificed),
             }
             for p in state.ps
         ],
@@ -366,6 +421,8 @@ def _from_json(d: dict[str, Any]) -> State:
                 [str(c) for c in p["hand"]],
                 [str(c) for c in p["played"]],
                 int(p["decided"]),
+                [str(c) for c in p["allies"]],
+                [str(c) for c in p["sacrificed"]],
             )
         )
     state = State(
@@ -374,7 +431,7 @@ def _from_json(d: dict[str, Any]) -> State:
         options=normal_options(d["options"]) | {"card_set": d["options"]["card_set"]},
         seed=int(d["seed"]),
         ps=ps,
-        decks={k: [str(c) for c in d["decks"][k]] for k in DECK_KEYS},
+        decks={k: [str(c) for c in d["decks"][k]] for k in (*DECK_KEYS, "aside")},
         discards=[[str(c) for c in pile] for pile in d["discards"]],
         rows=[[None if c is None else str(c) for c in row] for row in d["rows"]],
         up=[bool(u) for u in d["up"]],
@@ -402,6 +459,7 @@ def _from_json(d: dict[str, Any]) -> State:
             bool(a["cast"]),
         ),
         any_act=bool(d["any_act"]),
+        under={str(k): str(v) for k, v in d["under"].items()},
         peek=None if d["peek"] is None else [int(d["peek"][0]), int(d["peek"][1]), str(d["peek"][2])],
         curses=[(idx[b], idx[t], str(c)) for b, t, c in d["curses"]],
         final=None if d["final"] is None else idx[d["final"]],

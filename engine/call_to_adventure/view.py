@@ -37,6 +37,8 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
             "level": cards.track[p.level].name,
             "hand_size": len(p.hand),
             "played": list(p.played),
+            "allies": list(p.allies),
+            "sacrificed": list(p.sacrificed),
         }
         if mine:
             entry["hand"] = list(p.hand)
@@ -80,6 +82,7 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
         "rows": [list(r) if state.up[n] else {"face_down": sum(1 for c in r if c)} for n, r in enumerate(state.rows)],
         "deck_sizes": {k: len(v) for k, v in state.decks.items() if k.startswith("act") or k.endswith("hero")},
         "discard_sizes": [len(d) for d in state.discards],
+        "allies_under": dict(sorted(state.under.items())),
         "curses": [{"by": state.players[b], "target": state.players[t], "card": c} for b, t, c in state.curses],
         "final_turns_after": None if state.final is None else state.players[state.final],
         "ended_by": state.ended_by,
@@ -156,6 +159,13 @@ def describe(event: Event, viewer: str | None, cards: Any = None) -> str:
         return f"{who} completed their Destiny: every other player takes one final turn."
     if kind == "pass":
         return f"{who} passed."
+    if kind == "ally":
+        where = f"under {_name(cards, ev['under'])}" if ev.get("under") else "to the discard pile"
+        return f"The ally {card} was turned up and went {where}."
+    if kind == "ally_joins":
+        return f"The ally {card} joined {who}."
+    if kind == "use":
+        return f"{who} used the power of {card}" + (" and sacrificed it." if ev.get("cost") == "sacrifice" else ".")
     if kind == "order":
         seen = f": {', '.join(ev['order'])}" if ev.get("order") else ""
         return f"{who} looked at the top of Act {ev.get('act')}'s deck and put the cards back{seen}."
@@ -185,6 +195,9 @@ def describe_move(move: dict[str, Any]) -> str:
         + (f" on the row card {move['row']}" if move.get("row") else ""),
         "resolve": "Take the result",
         "end": "End your turn",
+        "use": f"Use the power of your ally {card}"
+        + (f" on {move['target']}" if move.get("target") else "")
+        + (f" on the row card {move['row']}" if move.get("row") else ""),
         "order": f"Put the cards back, top first: {move.get('order')}",
     }
     return texts.get(str(do), str(do))

@@ -55,6 +55,16 @@ def set_text(extra: str = "", act_fill: int = 6) -> str:
         "c-hard": 'kind = "challenge"\nact = 1\ndifficulty = 20\nabilities = ["charisma"]\ntop = { triumph = 5 }\n'
         "bottom = { tragedy = 5 }",
     }
+    story |= {
+        "al-wise": 'kind = "ally"\nact = 1\nicons = ["wisdom"]\n'
+        'power = { timing = "facing", cost = 1, effect = { kind = "modify", n = 2 } }',
+        "al-hound": 'kind = "ally"\nact = 1\nicons = ["nature"]\n'
+        'power = { timing = "facing", cost = "sacrifice", effect = { kind = "modify", n = 3 } }',
+        "ad-baron": 'kind = "adversary"\nact = 2\ndifficulty = 6\nabilities = ["strength"]\n'
+        'path = { icons = ["royalty"], triumph = 3 }\naura = { kind = "harder", n = 1 }',
+        "ad-hag": 'kind = "adversary"\nact = 2\ndifficulty = 6\nabilities = ["wisdom"]\n'
+        'path = { triumph = 2 }\naura = { kind = "corrupting" }',
+    }
     out += [_card("story", cid, body) for cid, body in story.items()]
     for act in (1, 2, 3):
         for i in range(act_fill):
@@ -107,6 +117,7 @@ def game(
     motivations: Sequence[str] = (),
     casts: Sequence[list[int]] = (),
     first_game: bool = True,
+    allies: bool = False,
     seed: int = 1,
 ) -> State:
     """A game of the test set, ann first, the named cards on top of their decks (rows are dealt from them)."""
@@ -122,9 +133,18 @@ def game(
         ("motivation", motivations, cards.motivations),
     ):
         if top:
+            if key.startswith("act") and not allies:
+                full = tuple(c for c in full if cards.cards[c].type in ("trait", "challenge"))
             given[key] = order(full, top)
-    options: dict[str, Any] = {"first_game": first_game, "first_player": "ann"}
-    return new_game(NAMES[:n], options, seed, cards, given, list(casts))
+    options: dict[str, Any] = {"first_game": first_game and not allies, "first_player": "ann"}
+    if allies:
+        options["allies_adversaries"] = True
+    state = new_game(NAMES[:n], options, seed, cards, given, list(casts))
+    if allies:  # everyone keeps the first card dealt of each kind
+        for p in state.ps:
+            o, m, d = (p.offers[k][0] for k in ("origin", "motivation", "destiny"))
+            apply(state, Move(p.name, "choose", origin=o, motivation=m, destiny=d))
+    return state
 
 
 def do(state: State, player: str, kind: str, **fields: str) -> list[dict[str, Any]]:

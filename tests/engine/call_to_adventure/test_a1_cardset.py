@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from engine import FormatError
 from engine.call_to_adventure import CardSetError, parse
-from engine.call_to_adventure.cardset import ABILITIES, CONDITIONS, EFFECTS, ICONS, PREREQUISITES, TIMINGS
+from engine.call_to_adventure.cardset import ABILITIES, AURAS, CONDITIONS, EFFECTS, ICONS, PREREQUISITES, TIMINGS
 from engine.call_to_adventure.files import packaged_set
 
 from .helpers import set_text, small_set
@@ -15,7 +17,10 @@ from .helpers import set_text, small_set
 def test_starter_set_has_the_promised_size() -> None:
     cards = packaged_set()
     assert (len(cards.origins), len(cards.motivations), len(cards.destinies)) == (12, 12, 12)
-    assert [len(a) for a in cards.acts] == [24, 26, 24]
+    assert [len(a) for a in cards.acts] == [26, 30, 26]
+    kinds = [Counter(cards.cards[c].type for c in act) for act in cards.acts]
+    assert [k["ally"] for k in kinds] == [2, 2, 0] and [k["adversary"] for k in kinds] == [0, 2, 2]
+    assert [k["trait"] + k["challenge"] for k in kinds] == [24, 26, 24]
     assert (len(cards.heroes), len(cards.antiheroes)) == (20, 20)
 
 
@@ -27,6 +32,8 @@ def test_starter_set_uses_every_icon_timing_effect_prerequisite_and_condition() 
     assert {c.timing for c in cards if c.timing} == set(TIMINGS)
     assert {c.effect["kind"] for c in cards if c.effect} == set(EFFECTS)
     assert {c.prerequisite["kind"] for c in cards if c.prerequisite} == set(PREREQUISITES)
+    assert {c.aura["kind"] for c in cards if c.aura} == set(AURAS)
+    assert {str(c.power["cost"]) for c in cards if c.power} >= {"1", "2", "sacrifice"}
     assert {s["kind"] for c in cards for s in c.scoring} == set(CONDITIONS)
     rewards = {
         f

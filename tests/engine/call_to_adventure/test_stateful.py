@@ -1,4 +1,5 @@
-"""A Hypothesis state machine over 2–4 players and every option: random legal play with illegal tries.
+"""A Hypothesis state machine over 2–4 players and every option (first game, Allies & Adversaries): random
+legal play with illegal tries.
 
 After every step: every card of the set is in exactly one place, no view shows what is hidden from its
 player (a reshuffle of the hidden cards leaves it unchanged), the JSON round trip, the record replays to
@@ -30,9 +31,10 @@ class Adventure(RuleBasedStateMachine):
     state: State
     start: State
 
-    @initialize(n=st.integers(2, 4), first_game=st.booleans(), seed=st.integers(0, 10**6))
-    def setup(self, n: int, first_game: bool, seed: int) -> None:
-        self.start = GAME.new_game(NAMES[:n], {"first_game": first_game}, seed)
+    @initialize(n=st.integers(2, 4), first_game=st.booleans(), allies=st.booleans(), seed=st.integers(0, 10**6))
+    def setup(self, n: int, first_game: bool, allies: bool, seed: int) -> None:
+        options = {"first_game": first_game, "allies_adversaries": allies}
+        self.start = GAME.new_game(NAMES[:n], options, seed)
         self.state = GAME.clone(self.start)
         self.moves: list[Move] = []
         self.seen: list[Move] = []
@@ -115,8 +117,8 @@ TestAdventure = Adventure.TestCase
 
 def test_whole_games_keep_every_card_in_one_place() -> None:
     for n in (2, 3, 4):
-        for first_game in (False, True):
-            state = GAME.new_game(NAMES[:n], {"first_game": first_game}, n * 17)
+        for options in ({"first_game": False}, {"first_game": True}, {"allies_adversaries": True}):
+            state = GAME.new_game(NAMES[:n], options, n * 17)
             bots = [GAME.bots["random"](i) for i in range(n)]
             steps = 0
             while waiting := GAME.waiting_for(state):
