@@ -38,6 +38,11 @@ EFFECTS: Final = (
 )
 PREREQUISITES: Final = ("none", "spend", "icon", "corruption", "virtue")
 CONDITIONS: Final = ("per_icon", "per_ability_kind", "threshold", "track", "under")
+TRIGGERS: Final = ("on_success", "on_fail", "on_gain_icon")
+"""Powers that act by themselves: after overcoming a challenge, after failing one, on gaining a card whose path
+shows ``icon``."""
+TRIGGER_EFFECTS: Final = ("experience", "draw", "virtue", "corruption")
+POWER_TIMINGS: Final = ("before", "facing", "after", "any", *TRIGGERS)
 AURAS: Final = ("harder", "corrupting")
 """What a face-up adversary does to its Act's row: ``harder`` adds ``n`` to the difficulty of the row's other
 challenges, ``corrupting`` gives a corruption to whoever fails a challenge of that Act."""
@@ -161,12 +166,13 @@ def _int(w: _Where, table: dict[str, Any], key: str, default: int | None = 0, lo
     return value
 
 
-def _str(w: _Where, table: dict[str, Any], key: str, choices: tuple[str, ...] | None = None) -> str:
+def _str(w: _Where, table: dict[str, Any], key: str, choices: tuple[str, ...] | None = None, at: str = "") -> str:
     value = table.get(key)
+    field = f"{at}.{key}" if at else key
     if not isinstance(value, str) or not value:
-        raise w.fail(key, "is missing" if value is None else f"must be a text, not {value!r}")
+        raise w.fail(field, "is missing" if value is None else f"must be a text, not {value!r}")
     if choices is not None and value not in choices:
-        raise w.fail(key, f"unknown {key} {value!r} (expected one of {', '.join(choices)})")
+        raise w.fail(field, f"unknown {key} {value!r} (expected one of {', '.join(choices)})")
     return value
 
 
@@ -273,8 +279,8 @@ _EFFECT_TIMINGS: Final = {
 }
 _COMMON: Final = ("id", "name", "text", "flavour")
 _FIELDS: Final = {
-    "origin": (*_COMMON, "icons"),
-    "motivation": (*_COMMON, "icons"),
+    "origin": (*_COMMON, "icons", "power"),
+    "motivation": (*_COMMON, "icons", "power"),
     "destiny": (*_COMMON, "icons", "scoring"),
     "trait": (*_COMMON, "kind", "act", "prerequisite", "path"),
     "challenge": (*_COMMON, "kind", "act", "difficulty", "abilities", "top", "bottom"),
@@ -283,6 +289,36 @@ _FIELDS: Final = {
     "hero": (*_COMMON, "timing", "effect"),
     "antihero": (*_COMMON, "timing", "effect"),
 }
+
+
+def _power(w: _Where, value: Any, ally: bool) -> dict[str, Any]:
+    """A power of an ally, Origin or Motivation (A9): used with a cost at a timing, or triggered."""
+    power = _keys(w, value, "power", ("timing", "cost", "effect", "once_per_turn", "icon"))
+    timing = _str(w, power, "timing", POWER_TIMINGS, "power")
+    cost = power.get("cost", 0)
+    if cost == "sacrifice" and not ally:
+        raise w.fail("power.cost", "only an ally can be sacrificed")
+    if cost != "sacrifice" and (type(cost) is not int or not 0 <= cost <= 5):
+        raise w.fail("power.cost", f'must be experience from 0 to 5 or "sacrifice", not {cost!r}')
+    once = power.get("once_per_turn", False)
+    if not isinstance(once, bool):
+        raise w.fail("power.once_per_turn", "must be true or false")
+    effect = _effect(w, power.get("effect"))
+    out: dict[str, Any] = {"timing": timing, "cost": cost, "effect": effect, "once_per_turn": once}
+    if timing in TRIGGERS:
+        if effect["kind"] not in TRIGGER_EFFECTS:
+            raise w.fail("power.effect", f"a triggered power does one of {', '.join(TRIGGER_EFFECTS)}")
+        if cost != 0:
+            raise w.fail("power.cost", "a triggered power costs nothing")
+        if timing == "on_gain_icon":
+            out["icon"] = _str(w, power, "icon", ICONS, "power")
+    else:
+        need = _EFFECT_TIMINGS.get(effect["kind"], ("before", "facing", "after", "any"))
+        if timing not in need:
+            raise w.fail("power.timing", f"a {effect['kind']} effect needs the timing {' or '.join(need)}")
+    if "icon" in power and "icon" not in out:
+        raise w.fail("power.icon", "only an on_gain_icon power names an icon")
+    return out
 
 
 def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
@@ -318,16 +354,9 @@ def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
         common["act"] = _int(w, table, "act", None, 1, 3)
     if ctype == "ally":
         common["act"] = _int(w, table, "act", None, 1, 2)
-        power = _keys(w, table.get("power"), "power", ("timing", "cost", "effect"))
-        cost = power.get("cost", 0)
-        if cost != "sacrifice" and (type(cost) is not int or not 0 <= cost <= 5):
-            raise w.fail("power.cost", f'must be experience from 0 to 5 or "sacrifice", not {cost!r}')
-        effect = _effect(w, power.get("effect"))
-        timing = _str(w, power, "timing", ("before", "facing", "after", "any"))
-        need = _EFFECT_TIMINGS.get(effect["kind"], ("before", "facing", "after", "any"))
-        if timing not in need:
-            raise w.fail("power.timing", f"a {effect['kind']} effect needs the timing {' or '.join(need)}")
-        common["power"] = {"timing": timing, "cost": cost, "effect": effect}
+        common["power"] = _power(w, table.get("power"), ally=True)
+    if ctype in ("origin", "motivation") and "power" in table:
+        common["power"] = _power(w, table["power"], ally=False)
     if ctype == "adversary":
         common["act"] = _int(w, table, "act", None, 2, 3)
         if "path" not in table:

@@ -206,6 +206,27 @@ def _may_play(state: State, p: Player, card: Card) -> bool:
     return level.hero if card.type == "hero" else level.antihero
 
 
+def _powered(state: State, p: Player) -> list[str]:
+    """The cards whose powers are the player's: Origin, Motivation (when they have one) and allies (A9)."""
+    table = state.cards.cards
+    return [c for c in (p.origin, p.motivation) if c is not None and table[c].power is not None] + p.allies
+
+
+def _trigger(state: State, p: Player, when: str, events: list[Event] | None, shown: Sequence[str] = ()) -> None:
+    """Apply the player's powers that trigger ``when`` (for ``on_gain_icon``, on a path showing its icon)."""
+    for c in _powered(state, p):
+        power = state.cards.cards[c].power
+        assert power is not None
+        if power["timing"] != when or (when == "on_gain_icon" and power["icon"] not in shown):
+            continue
+        if power["once_per_turn"]:
+            if c in state.used:
+                continue
+            state.used.append(c)
+        _ev(events, "trigger", p.name, card=c, when=when)
+        _effect(state, p, Move(p.name, "use", card=c), power["effect"], events)
+
+
 def _plays(state: State, p: Player) -> list[Move]:
     phase = state.phase
     timings = {
@@ -221,10 +242,12 @@ def _plays(state: State, p: Player) -> list[Move]:
         if card.timing in timings and _may_play(state, p, card):
             assert card.effect is not None
             sources.append((c, "play", card.effect))
-    for c in p.allies:
+    for c in _powered(state, p):
         power = state.cards.cards[c].power
         assert power is not None
-        if power["timing"] in timings and (power["cost"] == "sacrifice" or p.xp >= power["cost"]):
+        if power["timing"] not in timings or (power["once_per_turn"] and c in state.used):
+            continue
+        if power["cost"] == "sacrifice" or p.xp >= power["cost"]:
             sources.append((c, "use", power["effect"]))
     for c, do, effect in sources:
         kind = effect["kind"]
@@ -397,6 +420,7 @@ def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
     state.turn += 1
     state.phase = "main"
     state.gained = state.journeyed = state.attempted = state.any_act = False
+    state.used = []
     state.attempt = None
     p = state.ps[seat]
     for act, need in ((1, 3), (2, 6)):
@@ -481,6 +505,7 @@ def _gain(state: State, p: Player, act: int, slot: int, path: int, events: list[
         _draw(state, p, "hero", events)
     for _ in range(rewards.antihero):
         _draw(state, p, "antihero", events)
+    _trigger(state, p, "on_gain_icon", events, rewards.icons)
 
 
 def _roll(state: State, count: Sequence[int]) -> list[int]:
@@ -541,6 +566,7 @@ def _resolve(state: State, p: Player, events: list[Event] | None) -> None:
             p.allies.append(ally)
             _ev(events, "ally_joins", p.name, card=ally)
         _gain(state, p, a.act, slot, a.path, events)
+        _trigger(state, p, "on_success", events)
     else:
         _ev(events, "fail", p.name, card=a.card, total=got, difficulty=need)
         corrupting = any(
@@ -551,6 +577,7 @@ def _resolve(state: State, p: Player, events: list[Event] | None) -> None:
         p.xp += 1
         if corrupting:
             _move_level(state, p, 1, events)
+        _trigger(state, p, "on_fail", events)
     _after_main(state, events)
 
 
@@ -675,6 +702,8 @@ class _Do:
     def use(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         assert move.card is not None
         power = state.cards.cards[move.card].power or {}
+        if power["once_per_turn"]:
+            state.used.append(move.card)
         if power["cost"] == "sacrifice":
             p.allies.remove(move.card)
             p.sacrificed.append(move.card)

@@ -82,6 +82,8 @@ class State:
     attempted: bool = False
     attempt: Attempt | None = None
     any_act: bool = False
+    used: list[str] = field(default_factory=list)
+    """Once-per-turn powers used this turn."""
     peek: list[Any] | None = None
     """A look at the top of a deck under way: [act index, how many cards, the step to return to]."""
     under: dict[str, str] = field(default_factory=dict)
@@ -350,6 +352,7 @@ def to_json(state: State) -> dict[str, Any]:
             "cast": a.cast,
         },
         "any_act": state.any_act,
+        "used": list(state.used),
         "under": dict(state.under),
         "peek": None if state.peek is None else list(state.peek),
         "curses": [[names[b], names[t], c] for b, t, c in state.curses],
@@ -459,6 +462,7 @@ def _from_json(d: dict[str, Any]) -> State:
             bool(a["cast"]),
         ),
         any_act=bool(d["any_act"]),
+        used=[str(c) for c in d["used"]],
         under={str(k): str(v) for k, v in d["under"].items()},
         peek=None if d["peek"] is None else [int(d["peek"][0]), int(d["peek"][1]), str(d["peek"][2])],
         curses=[(idx[b], idx[t], str(c)) for b, t, c in d["curses"]],

@@ -114,3 +114,71 @@ def test_adversaries_have_one_path_and_act_while_face_up() -> None:
     do(state, "bob", "attempt", card="f2-1", path="top")
     do(state, "bob", "cast")  # 0 + 0 + 1 < 4: failing next to the hag corrupts
     assert state.ps[1].level == level + 1
+
+
+POWERS = (
+    '[[origin]]\nid = "o-pow"\nname = { en = "Powered" }\nicons = ["strength"]\n'
+    'power = { timing = "facing", cost = 1, once_per_turn = true, effect = { kind = "modify", n = 2 } }\n'
+    '[[motivation]]\nid = "m-pow"\nname = { en = "Driven" }\nicons = ["wisdom"]\n'
+    'power = { timing = "on_fail", effect = { kind = "experience", n = 2 } }\n'
+    '[[motivation]]\nid = "m-nat"\nname = { en = "Green" }\n'
+    'power = { timing = "on_gain_icon", icon = "nature", effect = { kind = "virtue", n = 1 } }\n'
+)
+
+
+def _powered_game(motivation: str, casts: list[list[int]]) -> object:
+    from engine.call_to_adventure import new_game, parse
+
+    from .helpers import NAMES, order, set_text
+
+    cards = parse(set_text(POWERS), "powers.toml")
+    plain = [c for c in cards.acts[0] if cards.cards[c].type in ("trait", "challenge")]
+    given = {
+        "origin": order(cards.origins, ["o-pow"]),
+        "motivation": order(cards.motivations, [motivation]),
+        "act1": order(plain, ["c-hard", "t-free", "c-five", "f1-0"]),
+        "hero": order(cards.heroes, ["h-xp", "h-after"]),
+    }
+    return new_game(NAMES[:2], {"first_game": True, "first_player": "ann"}, 1, cards, given, casts)
+
+
+def test_origin_powers_are_used_once_per_turn_and_paid() -> None:
+    state = _powered_game("m-pow", [[ONE, ONE, ONE]])
+    ann = state.ps[0]  # type: ignore[attr-defined]
+    do(state, "ann", "attempt", card="c-hard", path="top")  # type: ignore[arg-type]
+    do(state, "ann", "cast")  # type: ignore[arg-type]
+    assert [m.card for m in legal_moves(state, "ann") if m.do == "use"] == ["o-pow"]  # type: ignore[arg-type]
+    do(state, "ann", "use", card="o-pow")  # type: ignore[arg-type]
+    assert ann.xp == 2 and state.attempt.bonus == 2  # type: ignore[attr-defined]
+    assert not [m for m in legal_moves(state, "ann") if m.do == "use"]  # type: ignore[arg-type]
+    events = do(state, "ann", "resolve")  # type: ignore[arg-type]
+    assert {"event": "trigger", "player": "ann", "card": "m-pow", "when": "on_fail"} in events
+    assert ann.xp == 2 + 1 + 2  # failing: 1, and the Motivation's trigger: 2
+
+
+def test_a_power_triggers_on_gaining_a_card_with_its_icon() -> None:
+    state = _powered_game("m-nat", [])
+    ann = state.ps[0]  # type: ignore[attr-defined]
+    events = do(state, "ann", "trait", card="t-free")  # type: ignore[arg-type]
+    assert any(e["event"] == "trigger" and e["card"] == "m-nat" for e in events)
+    assert small_set().track[ann.level].name == "V1"
+
+
+@pytest.mark.parametrize(
+    ("power", "words"),
+    [
+        ('{ timing = "on_fail", effect = { kind = "modify", n = 1 } }', "a triggered power does one of"),
+        ('{ timing = "any", cost = "sacrifice", effect = { kind = "experience" } }', "only an ally"),
+        ('{ timing = "on_gain_icon", effect = { kind = "experience" } }', "'power.icon'"),  # missing icon
+        ('{ timing = "whenever", effect = { kind = "experience" } }', "unknown timing"),
+    ],
+)
+def test_bad_powers_are_named(power: str, words: str) -> None:
+    from engine.call_to_adventure import CardSetError, parse
+
+    from .helpers import set_text
+
+    text = set_text('[[origin]]\nid = "o-bad"\nname = { en = "Bad" }\npower = ' + power + "\n")
+    with pytest.raises(CardSetError) as caught:
+        parse(text, "bad.toml")
+    assert "bad.toml: card 'o-bad'" in str(caught.value) and words in str(caught.value)
