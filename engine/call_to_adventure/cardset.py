@@ -120,6 +120,7 @@ class Card:
     scoring: tuple[dict[str, Any], ...] = ()
     power: dict[str, Any] | None = None
     aura: dict[str, Any] | None = None
+    adversary: str = ""
 
     def title(self, lang: str = "en") -> str:
         """The card's name in ``lang`` (English when it has no translation)."""
@@ -140,6 +141,10 @@ class CardSet:
     acts: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     heroes: tuple[str, ...]
     antiheroes: tuple[str, ...]
+    quests: tuple[str, ...]
+    adversary_deck: tuple[str, ...]
+    solo: dict[str, Any]
+    """The victory-conditions table and the rise card (A13): ``goal``, ``per_player``, ``rise`` (texts)."""
     core: tuple[tuple[Face, ...], ...]
     ability: tuple[Face, ...]
     special: dict[str, tuple[Face, ...]]
@@ -286,6 +291,8 @@ _FIELDS: Final = {
     "challenge": (*_COMMON, "kind", "act", "difficulty", "abilities", "top", "bottom"),
     "ally": (*_COMMON, "kind", "act", "icons", "power"),
     "adversary": (*_COMMON, "kind", "act", "difficulty", "abilities", "path", "aura"),
+    "quest": (*_COMMON, "adversary"),
+    "adversary_deck": (*_COMMON, "effect"),
     "hero": (*_COMMON, "timing", "effect"),
     "antihero": (*_COMMON, "timing", "effect"),
 }
@@ -355,6 +362,14 @@ def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
     if ctype == "ally":
         common["act"] = _int(w, table, "act", None, 1, 2)
         common["power"] = _power(w, table.get("power"), ally=True)
+    if ctype == "quest":
+        common["adversary"] = _str(w, table, "adversary")
+    if ctype == "adversary_deck":
+        effect = _keys(w, table.get("effect"), "effect", ("kind", "n"))
+        common["effect"] = {
+            "kind": _str(w, effect, "kind", ADVERSARY_EFFECTS, "effect"),
+            "n": _int(w, effect, "n", 1, 1, 5),
+        }
     if ctype in ("origin", "motivation") and "power" in table:
         common["power"] = _power(w, table["power"], ally=False)
     if ctype == "adversary":
@@ -444,7 +459,23 @@ def _track(source: str, value: Any) -> tuple[Level, ...]:
     return tuple(out)
 
 
-_SECTIONS: Final = ("set", "runes", "track", "origin", "motivation", "destiny", "story", "hero", "antihero")
+_SECTIONS: Final = (
+    "set",
+    "runes",
+    "track",
+    "origin",
+    "motivation",
+    "destiny",
+    "story",
+    "hero",
+    "antihero",
+    "solo",
+    "quest",
+    "adversary_deck",
+)
+ADVERSARY_EFFECTS: Final = ("adversary_experience", "lose_experience", "corruption", "curse")
+"""What a card of the adversary's deck does (A13.2): the adversary gains experience, or the active player loses
+experience, takes a corruption, or takes ``-n`` on the cast under way."""
 
 
 @lru_cache(maxsize=16)
@@ -463,7 +494,7 @@ def parse(text: str, source: str) -> CardSet:
     seen: set[str] = set()
     cards: dict[str, Card] = {}
     groups: dict[str, list[str]] = {}
-    for kind in ("origin", "motivation", "destiny", "story", "hero", "antihero"):
+    for kind in ("origin", "motivation", "destiny", "story", "hero", "antihero", "quest", "adversary_deck"):
         entries = data.get(kind, [])
         if not isinstance(entries, list):
             raise w.fail(kind, "must be an array of tables ([[{kind}]])")
@@ -483,6 +514,20 @@ def parse(text: str, source: str) -> CardSet:
     if "track" not in data:
         raise w.fail("track", "is missing")
     runes = _runes(source, data["runes"])
+    solo = _keys(w, data.get("solo", {}), "solo", ("goal", "per_player", "rise"))
+    solo_out = {
+        "goal": _int(w, solo, "goal", 5, 1, 50),
+        "per_player": _int(w, solo, "per_player", 2, 0, 20),
+        "rise": _texts(w, solo, "rise", False),
+    }
+    for quest in groups.get("quest", []):
+        target = cards[quest].adversary
+        if target not in cards or cards[target].type != "adversary":
+            raise CardSetError(
+                f"{source}: card {quest!r}: field 'adversary': {target!r} is not an adversary of the set"
+            )
+    if groups.get("quest") and not groups.get("adversary_deck"):
+        raise w.fail("adversary_deck", "quests need the adversary's deck")
     return CardSet(
         source=source,
         text=text,
@@ -494,6 +539,9 @@ def parse(text: str, source: str) -> CardSet:
         acts=(tuple(groups["act1"]), tuple(groups["act2"]), tuple(groups["act3"])),
         heroes=tuple(groups["hero"]),
         antiheroes=tuple(groups["antihero"]),
+        quests=tuple(groups.get("quest", [])),
+        adversary_deck=tuple(groups.get("adversary_deck", [])),
+        solo=solo_out,
         track=_track(source, data["track"]),
         **runes,
     )

@@ -50,6 +50,7 @@ class CallToAdventure:
     option_fields: Sequence[OptionField] = (
         OptionField("first_game", "First game: one of each character card, no choice", "bool", False),
         OptionField("allies_adversaries", "Allies & Adversaries", "bool", False),
+        OptionField("coop", "Solo / co-operative play against the Adversary (V1)", "bool", False),
         OptionField("card_set", "Card set", "choice", "starter", tuple((n, n.title()) for n in PACKAGED)),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
@@ -61,12 +62,15 @@ class CallToAdventure:
         errors = state.check_options(data, list(players) if not isinstance(players, str) else [])
         if "card_set" not in errors and data.get("card_set", "starter") not in PACKAGED:
             errors["card_set"] = f"unknown card set {data.get('card_set')!r} (expected one of {', '.join(PACKAGED)})"
-        try:
-            state.check_players(players)
-        except FormatError as exc:
-            errors["players"] = str(exc)
+        if "coop" in data and not isinstance(data["coop"], bool):
+            errors["coop"] = "coop must be true or false"
         if errors:
             raise OptionsError(errors)
+        try:
+            state.check_players(players, bool(data.get("coop", False)))
+            self.new_game(players, data, 0)
+        except FormatError as exc:
+            raise OptionsError({"coop" if "quests" in str(exc) else "players": str(exc)}) from None
         return state.normal_options(data)
 
     def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
@@ -188,7 +192,9 @@ class CallToAdventure:
             for p in others:
                 for j in range(len(p.offers.get(kind, []))):
                     hidden.append((p.offers[kind], str(j)))
-                if (kind == "destiny" or copy.status == SETUP) and getattr(p, kind) is not None:
+                if ((kind == "destiny" and copy.status != FINISHED) or copy.status == SETUP) and getattr(
+                    p, kind
+                ) is not None:
                     hidden.append((p, kind))
             for holder, slot in hidden:
                 pool.append(holder[int(slot)] if isinstance(holder, list) else getattr(holder, slot))
@@ -199,6 +205,8 @@ class CallToAdventure:
                 else:
                     setattr(holder, slot, pool.pop())
             copy.decks[kind] = pool
+        for key in ("quest", "adversary"):
+            rng.shuffle(copy.decks[key])
         for a in range(3):
             key = f"act{a + 1}"
             known = copy.peek[1] if copy.peek is not None and copy.peek[0] == a and copy.current == me else 0

@@ -191,7 +191,7 @@ def difficulty(state: State, a: Attempt) -> int:
     """The difficulty of the declared path (A5.1): +1 for an ally under it, + what face-up adversaries add."""
     card = state.cards.cards[a.card]
     extra = 1 if a.card in state.under else 0
-    for c in state.rows[a.act]:
+    for c in state.rows[a.act] if a.act >= 0 else ():
         other = state.cards.cards[c] if c is not None and c != a.card else None
         if other is not None and other.aura is not None and other.aura["kind"] == "harder":
             extra += other.aura["n"]
@@ -279,6 +279,9 @@ def _plays(state: State, p: Player) -> list[Move]:
 
 def _main_moves(state: State, p: Player, player: str) -> list[Move]:
     """The main actions open to ``p`` (A4): traits, challenges, else a discard, else a pass."""
+    adv = state.adversary
+    if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
+        return [Move(player, "attempt", card=adv["card"], path="top")]  # A13.3: the last turn faces it
     out: list[Move] = []
     seen: Counter[str] | None = None
     table = state.cards.cards
@@ -448,6 +451,32 @@ def _reachable(state: State) -> bool:
     return False
 
 
+def _adversary_card(state: State, p: Player, events: list[Event] | None) -> None:
+    """A13.2: after a card face, the top card of the adversary's deck is revealed and applied."""
+    deck, pile = state.decks["adversary"], state.decks["adversary_discard"]
+    adv = state.adversary
+    assert adv is not None
+    if not deck and pile:
+        deck[:] = rng.shuffled(pile, state.seed, f"adversary-reshuffle{adv['reshuffles']}", NAMESPACE)
+        adv["reshuffles"] += 1
+        pile.clear()
+    if not deck:
+        return
+    card = deck.pop()
+    pile.append(card)
+    effect = state.cards.cards[card].effect or {}
+    kind, n = effect["kind"], effect["n"]
+    if kind == "adversary_experience":
+        adv["experience"] += n
+    elif kind == "lose_experience":
+        p.xp = max(0, p.xp - n)
+    elif kind == "corruption":
+        _move_level(state, p, n, events)
+    elif kind == "curse" and state.attempt is not None:
+        state.attempt.bonus -= n
+    _ev(events, "adversary_card", p.name, card=card, experience=adv["experience"], goal=adv["goal"])
+
+
 def _finish(state: State, why: str, events: list[Event] | None) -> None:
     state.status = FINISHED
     state.ended_by = why
@@ -455,6 +484,8 @@ def _finish(state: State, why: str, events: list[Event] | None) -> None:
     state.scores = [score(state.cards, p)["total"] for p in state.ps]
     best = max(state.scores)
     state.winners = [i for i, s in enumerate(state.scores) if s == best]
+    if state.adversary is not None:  # A13.3: all win against a defeated Adversary, else all lose
+        state.winners = list(range(state.n)) if state.adversary["defeated_by"] is not None else []
     scores = dict(zip(state.players, state.scores, strict=True))
     _ev(events, "game_over", state.players[state.current], reason=why, scores=scores)
 
@@ -464,8 +495,11 @@ def _end_turn(state: State, events: list[Event] | None) -> None:
     _ev(events, "end", p.name)
     state.stall = 0 if state.attempted or state.gained else state.stall + 1
     nxt = (state.current + 1) % state.n
-    if state.final is not None and nxt == state.final:
-        _finish(state, "destiny", events)
+    adv = state.adversary
+    if adv is not None and adv["defeated_by"] is None and adv["experience"] >= adv["goal"]:
+        _finish(state, "adversary", events)
+    elif state.final is not None and nxt == state.final:
+        _finish(state, "destiny" if adv is None else "adversary_defeated", events)
     elif not _reachable(state):
         _finish(state, "no_cards", events)
     elif state.stall >= 3 * state.n:
@@ -487,14 +521,16 @@ def _after_main(state: State, events: list[Event] | None) -> None:
 
 
 def _gain(state: State, p: Player, act: int, slot: int, path: int, events: list[Event] | None) -> None:
-    card_id = state.rows[act][slot]
+    """Gain a row card (or, with ``act`` -1, the Adversary, A13.3) with its path's rewards (A4.2, A4.3)."""
+    card_id = state.rows[act][slot] if act >= 0 else (state.adversary or {})["card"]
     assert card_id is not None
     card = state.cards.cards[card_id]
     rewards = card.paths[path]
     p.story.append((card_id, path))
     state.gained = True
     _ev(events, "gain", p.name, card=card_id, path=PATHS[path] if card.type == "challenge" else None)
-    _refill(state, act, slot, events)
+    if act >= 0:
+        _refill(state, act, slot, events)
     if rewards.experience:
         p.xp += rewards.experience
     if rewards.virtue:
@@ -557,8 +593,20 @@ def _to_facing(state: State, p: Player, events: list[Event] | None) -> None:
 def _resolve(state: State, p: Player, events: list[Event] | None) -> None:
     a = state.attempt
     assert a is not None
-    slot = state.rows[a.act].index(a.card)
+    slot = state.rows[a.act].index(a.card) if a.act >= 0 else 0
     got, need = total(state), difficulty(state, a)
+    if a.act < 0:  # the Adversary (A13.3): defeated, or it stays
+        _ev(events, "overcome" if got >= need else "fail", p.name, card=a.card, total=got, difficulty=need)
+        if got >= need:
+            assert state.adversary is not None
+            state.adversary["defeated_by"] = state.current
+            _gain(state, p, -1, 0, 0, events)
+            _trigger(state, p, "on_success", events)
+        else:
+            p.xp += 1
+            _trigger(state, p, "on_fail", events)
+        _after_main(state, events)
+        return
     if got >= need:
         _ev(events, "overcome", p.name, card=a.card, total=got, difficulty=need)
         ally = state.under.pop(a.card, None)
@@ -609,7 +657,7 @@ class _Do:
     @staticmethod
     def attempt(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         assert move.card is not None and move.path is not None
-        act, _slot = _find(state, move.card) or (0, 0)
+        act, _slot = _find(state, move.card) or (-1, 0)  # not in a row: the Adversary (A13)
         state.attempt = Attempt(move.card, act, PATHS.index(move.path))
         state.attempted = True
         state.phase = "prepare"
@@ -663,6 +711,8 @@ class _Do:
         assert state.attempt is not None and move.deck is not None
         state.attempt.pending -= 1
         _draw(state, p, move.deck, events)
+        if state.adversary is not None:
+            _adversary_card(state, p, events)
         _to_facing(state, p, events)
 
     @staticmethod

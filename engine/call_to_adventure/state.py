@@ -18,7 +18,8 @@ SETUP: Final = "setup"
 PLAYING: Final = "playing"
 FINISHED: Final = "finished"
 PHASES: Final = ("main", "prepare", "draw", "facing", "after", "peek")
-DECK_KEYS: Final = ("origin", "motivation", "destiny", "act1", "act2", "act3", "hero", "antihero")
+DECK_KEYS: Final = ("origin", "motivation", "destiny", "act1", "act2", "act3", "hero", "antihero", "quest", "adversary")
+_INNER: Final = ("aside", "adversary_discard")
 OPTION_KEYS: Final = ("first_game", "allies_adversaries", "coop", "card_set", "first_player")
 
 
@@ -86,6 +87,8 @@ class State:
     """Once-per-turn powers used this turn."""
     peek: list[Any] | None = None
     """A look at the top of a deck under way: [act index, how many cards, the step to return to]."""
+    adversary: dict[str, Any] | None = None
+    """A13: ``quest``, ``card`` (the Adversary), ``experience``, ``goal``, ``defeated_by`` (a seat, or None)."""
     under: dict[str, str] = field(default_factory=dict)
     """Allies under challenges of face-up rows: challenge id -> ally id (A4.4)."""
     curses: list[tuple[int, int, str]] = field(default_factory=list)
@@ -120,13 +123,13 @@ def row_size(n: int) -> int:
     return 5 if n >= 4 else 4
 
 
-def check_players(players: Sequence[str]) -> tuple[str, ...]:
-    """Players of a game: 2–4 unique names of 1–40 characters."""
+def check_players(players: Sequence[str], coop: bool = False) -> tuple[str, ...]:
+    """Players of a game: 2–4 unique names of 1–40 characters (1–4 with the solo/co-op variant)."""
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise FormatError("'players' must be a list of names")
     names = tuple(players)
-    if not 2 <= len(names) <= 4:
-        raise FormatError("Call to Adventure is for 2 to 4 players (the solo/co-op variant is not available yet)")
+    if not (1 if coop else 2) <= len(names) <= 4:
+        raise FormatError("Call to Adventure is for 2 to 4 players, or 1 to 4 with the solo/co-op variant (coop)")
     for name in names:
         if not isinstance(name, str) or not 1 <= len(name) <= 40:
             raise FormatError(f"a player name must be 1 to 40 characters, not {name!r}")
@@ -144,8 +147,6 @@ def check_options(data: Mapping[str, Any], players: Sequence[str]) -> dict[str, 
     for key in ("first_game", "allies_adversaries", "coop"):
         if key in data and not isinstance(data[key], bool):
             errors[key] = f"{key} must be true or false"
-    if data.get("coop") is True:
-        errors["coop"] = "the solo/co-op variant (coop) is not available yet in this version of the engine"
     first = data.get("first_player")
     if first is not None and first not in players:
         errors["first_player"] = f"first_player {first!r} does not play in this game"
@@ -160,7 +161,7 @@ def normal_options(data: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "first_game": bool(data.get("first_game", False)),
         "allies_adversaries": bool(data.get("allies_adversaries", False)),
-        "coop": False,
+        "coop": bool(data.get("coop", False)),
         "card_set": data.get("card_set", "starter"),
         "first_player": data.get("first_player"),
     }
@@ -175,6 +176,8 @@ def _deck(cards: CardSet, key: str) -> tuple[str, ...]:
         "destiny": cards.destinies,
         "hero": cards.heroes,
         "antihero": cards.antiheroes,
+        "quest": cards.quests,
+        "adversary": cards.adversary_deck,
     }[key]
 
 
@@ -188,7 +191,7 @@ def new_game(
 ) -> State:
     """Set up a game (A3): decks shuffled from the seed, except that the cards ``given`` per deck (top first) lie
     on top in that order; offers dealt, one Hero card each, rows laid, the first player drawn or named."""
-    names = check_players(players)
+    names = check_players(players, bool(options.get("coop", False)))
     errors = check_options(options, names)
     if errors:
         raise FormatError("; ".join(errors.values()))
@@ -198,12 +201,19 @@ def new_game(
     given = dict(given or {})
     decks: dict[str, list[str]] = {}
     extra = opts["allies_adversaries"] and not opts["first_game"]
-    plain = ("trait", "challenge")
-    decks["aside"] = [] if extra else [c for act in cards.acts for c in act if cards.cards[c].type not in plain]
+    kept: tuple[str, ...] = ("trait", "challenge")
+    if extra and not opts["coop"]:
+        kept = ("trait", "challenge", "ally", "adversary")
+    elif extra:
+        kept = ("trait", "challenge", "ally")  # A13.1: the adversaries are set aside
+    if opts["coop"] and not cards.quests:
+        raise FormatError(f"the card set {cards.id!r} has no quests for the solo/co-op variant")
+    decks["aside"] = [c for act in cards.acts for c in act if cards.cards[c].type not in kept]
+    decks["adversary_discard"] = []
     for key in DECK_KEYS:
         full = _deck(cards, key)
-        if key.startswith("act") and not extra:
-            full = tuple(c for c in full if cards.cards[c].type in plain)
+        if key.startswith("act"):
+            full = tuple(c for c in full if cards.cards[c].type in kept)
         top = given.get(key, [])
         if not isinstance(top, list) or any(not isinstance(c, str) for c in top):
             raise FormatError(f"the {key} deck must be a list of card ids")
@@ -246,6 +256,19 @@ def new_game(
         given_casts=[list(c) for c in casts or []],
         current=first,
     )
+    if opts["coop"]:  # A13.1: the Adversary of a quest drawn from the seed
+        quest = state.decks["quest"].pop()
+        card = cards.cards[quest].adversary
+        state.decks["aside"].remove(card)
+        goal = cards.solo["goal"] + cards.solo["per_player"] * (len(names) - 1)
+        state.adversary = {
+            "quest": quest,
+            "card": card,
+            "experience": 0,
+            "goal": goal,
+            "defeated_by": None,
+            "reshuffles": 0,
+        }
     settle(state, 0, None)
     if deal == 1:  # first game: nothing to choose, the first turn begins
         state.status = PLAYING
@@ -312,6 +335,10 @@ def places(state: State) -> Counter[str]:
         where.update(p.allies)
         where.update(p.sacrificed)
     where.update(state.under.values())
+    if state.adversary is not None:
+        where[state.adversary["quest"]] += 1
+        if state.adversary["defeated_by"] is None:
+            where[state.adversary["card"]] += 1
     return where
 
 
@@ -354,6 +381,7 @@ def to_json(state: State) -> dict[str, Any]:
         "any_act": state.any_act,
         "used": list(state.used),
         "under": dict(state.under),
+        "adversary": None if state.adversary is None else dict(state.adversary),
         "peek": None if state.peek is None else list(state.peek),
         "curses": [[names[b], names[t], c] for b, t, c in state.curses],
         "final": None if state.final is None else names[state.final],
@@ -404,9 +432,21 @@ def from_json(data: Any) -> State:
     return state
 
 
+def _adversary(d: dict[str, Any]) -> dict[str, Any]:
+    by = d["defeated_by"]
+    return {
+        "quest": str(d["quest"]),
+        "card": str(d["card"]),
+        "experience": int(d["experience"]),
+        "goal": int(d["goal"]),
+        "defeated_by": None if by is None else int(by),
+        "reshuffles": int(d["reshuffles"]),
+    }
+
+
 def _from_json(d: dict[str, Any]) -> State:
     cards = parse(d["card_set"]["toml"], d["card_set"]["source"])
-    names = check_players(d["players"])
+    names = check_players(d["players"], bool(d["options"].get("coop")))
     idx = {n: i for i, n in enumerate(names)}
     a = d["attempt"]
     ps = []
@@ -434,7 +474,7 @@ def _from_json(d: dict[str, Any]) -> State:
         options=normal_options(d["options"]) | {"card_set": d["options"]["card_set"]},
         seed=int(d["seed"]),
         ps=ps,
-        decks={k: [str(c) for c in d["decks"][k]] for k in (*DECK_KEYS, "aside")},
+        decks={k: [str(c) for c in d["decks"][k]] for k in (*DECK_KEYS, *_INNER)},
         discards=[[str(c) for c in pile] for pile in d["discards"]],
         rows=[[None if c is None else str(c) for c in row] for row in d["rows"]],
         up=[bool(u) for u in d["up"]],
@@ -464,6 +504,7 @@ def _from_json(d: dict[str, Any]) -> State:
         any_act=bool(d["any_act"]),
         used=[str(c) for c in d["used"]],
         under={str(k): str(v) for k, v in d["under"].items()},
+        adversary=None if d["adversary"] is None else _adversary(d["adversary"]),
         peek=None if d["peek"] is None else [int(d["peek"][0]), int(d["peek"][1]), str(d["peek"][2])],
         curses=[(idx[b], idx[t], str(c)) for b, t, c in d["curses"]],
         final=None if d["final"] is None else idx[d["final"]],

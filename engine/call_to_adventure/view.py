@@ -83,6 +83,19 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
         "deck_sizes": {k: len(v) for k, v in state.decks.items() if k.startswith("act") or k.endswith("hero")},
         "discard_sizes": [len(d) for d in state.discards],
         "allies_under": dict(sorted(state.under.items())),
+        "adversary": None
+        if state.adversary is None
+        else {
+            "quest": state.adversary["quest"],
+            "card": state.adversary["card"],
+            "experience": state.adversary["experience"],
+            "goal": state.adversary["goal"],
+            "defeated_by": None
+            if state.adversary["defeated_by"] is None
+            else state.players[state.adversary["defeated_by"]],
+            "deck_size": len(state.decks["adversary"]),
+            "revealed": list(state.decks["adversary_discard"]),
+        },
         "curses": [{"by": state.players[b], "target": state.players[t], "card": c} for b, t, c in state.curses],
         "final_turns_after": None if state.final is None else state.players[state.final],
         "ended_by": state.ended_by,
@@ -159,6 +172,10 @@ def describe(event: Event, viewer: str | None, cards: Any = None) -> str:
         return f"{who} completed their Destiny: every other player takes one final turn."
     if kind == "pass":
         return f"{who} passed."
+    if kind == "adversary_card":
+        return (
+            f"The Adversary's card {card} was revealed: its experience is {ev.get('experience')} of {ev.get('goal')}."
+        )
     if kind == "ally":
         where = f"under {_name(cards, ev['under'])}" if ev.get("under") else "to the discard pile"
         return f"The ally {card} was turned up and went {where}."

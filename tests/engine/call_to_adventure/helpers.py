@@ -158,7 +158,8 @@ def finish_turn(state: State, player: str) -> None:
     """Cast, take the result and end the turn of ``player`` without playing any card."""
     from engine.call_to_adventure import legal_moves
 
-    while state.status == "playing" and state.players[state.current] == player:
+    turn = state.turn
+    while state.status == "playing" and state.players[state.current] == player and state.turn == turn:
         legal = {m.do: m for m in legal_moves(state, player)}
         move = next(legal[k] for k in ("cast", "draw", "resolve", "end") if k in legal)
         apply(state, move)

@@ -8,7 +8,16 @@ import pytest
 
 from engine import FormatError
 from engine.call_to_adventure import CardSetError, parse
-from engine.call_to_adventure.cardset import ABILITIES, AURAS, CONDITIONS, EFFECTS, ICONS, PREREQUISITES, TIMINGS
+from engine.call_to_adventure.cardset import (
+    ABILITIES,
+    ADVERSARY_EFFECTS,
+    AURAS,
+    CONDITIONS,
+    EFFECTS,
+    ICONS,
+    PREREQUISITES,
+    TIMINGS,
+)
 from engine.call_to_adventure.files import packaged_set
 
 from .helpers import set_text, small_set
@@ -30,7 +39,9 @@ def test_starter_set_uses_every_icon_timing_effect_prerequisite_and_condition() 
     assert seen_icons == set(ICONS)
     assert {a for c in cards for a in c.abilities} == set(ABILITIES)
     assert {c.timing for c in cards if c.timing} == set(TIMINGS)
-    assert {c.effect["kind"] for c in cards if c.effect} == set(EFFECTS)
+    assert {c.effect["kind"] for c in cards if c.effect and c.type != "adversary_deck"} == set(EFFECTS)
+    assert {c.effect["kind"] for c in cards if c.type == "adversary_deck"} == set(ADVERSARY_EFFECTS)
+    assert len(packaged_set().quests) == 3 and packaged_set().solo["goal"] == 5
     assert {c.prerequisite["kind"] for c in cards if c.prerequisite} == set(PREREQUISITES)
     assert {c.aura["kind"] for c in cards if c.aura} == set(AURAS)
     assert {str(c.power["cost"]) for c in cards if c.power} >= {"1", "2", "sacrifice"}

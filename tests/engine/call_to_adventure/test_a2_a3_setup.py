@@ -29,7 +29,7 @@ def test_options_take_their_defaults() -> None:
         ({"first_player": "zed"}, ["ann", "bob"], "first_player"),
         ({"card_set": "deluxe"}, ["ann", "bob"], "card_set"),
         ({"first_game": "yes"}, ["ann", "bob"], "first_game"),
-        ({"coop": True}, ["ann"], "coop"),
+        ({"coop": "yes"}, ["ann"], "coop"),
         ({}, ["ann"], "players"),
         ({"allies_adversaries": 1}, ["ann", "bob"], "allies_adversaries"),
     ],

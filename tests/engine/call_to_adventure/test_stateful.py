@@ -1,5 +1,5 @@
-"""A Hypothesis state machine over 2–4 players and every option (first game, Allies & Adversaries): random
-legal play with illegal tries.
+"""A Hypothesis state machine over 1–4 players and every option (first game, Allies & Adversaries, solo/co-op):
+random legal play with illegal tries.
 
 After every step: every card of the set is in exactly one place, no view shows what is hidden from its
 player (a reshuffle of the hidden cards leaves it unchanged), the JSON round trip, the record replays to
@@ -31,9 +31,15 @@ class Adventure(RuleBasedStateMachine):
     state: State
     start: State
 
-    @initialize(n=st.integers(2, 4), first_game=st.booleans(), allies=st.booleans(), seed=st.integers(0, 10**6))
-    def setup(self, n: int, first_game: bool, allies: bool, seed: int) -> None:
-        options = {"first_game": first_game, "allies_adversaries": allies}
+    @initialize(
+        n=st.integers(1, 4),
+        first_game=st.booleans(),
+        allies=st.booleans(),
+        coop=st.booleans(),
+        seed=st.integers(0, 10**6),
+    )
+    def setup(self, n: int, first_game: bool, allies: bool, coop: bool, seed: int) -> None:
+        options = {"first_game": first_game, "allies_adversaries": allies, "coop": coop or n == 1}
         self.start = GAME.new_game(NAMES[:n], options, seed)
         self.state = GAME.clone(self.start)
         self.moves: list[Move] = []
@@ -117,7 +123,7 @@ TestAdventure = Adventure.TestCase
 
 def test_whole_games_keep_every_card_in_one_place() -> None:
     for n in (2, 3, 4):
-        for options in ({"first_game": False}, {"first_game": True}, {"allies_adversaries": True}):
+        for options in ({"first_game": False}, {"first_game": True}, {"allies_adversaries": True}, {"coop": True}):
             state = GAME.new_game(NAMES[:n], options, n * 17)
             bots = [GAME.bots["random"](i) for i in range(n)]
             steps = 0
