@@ -228,6 +228,8 @@ def _trigger(state: State, p: Player, when: str, events: list[Event] | None, sho
 
 
 def _plays(state: State, p: Player) -> list[Move]:
+    if not p.hand and not p.allies and not _powered(state, p):
+        return []
     phase = state.phase
     timings = {
         "main": ("any", "opponent"),
@@ -297,11 +299,11 @@ def _main_moves(state: State, p: Player, player: str) -> list[Move]:
                 if seen is None and pre is not None and pre["kind"] == "icon":
                     seen = icons(state.cards, p)
                 if meets(state, p, card, seen):
-                    out.append(Move(player, "trait", card=c))
+                    out.append(Move(player, "trait", c))
             elif card.type == "adversary":
                 out.append(Move(player, "attempt", card=c, path="top"))
             else:
-                out += [Move(player, "attempt", card=c, path=path) for path in PATHS]
+                out += [Move(player, "attempt", c, "top"), Move(player, "attempt", c, "bottom")]
     if not out:
         out = [Move(player, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
         if not out:
@@ -348,8 +350,31 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
     else:
         out.append(Move(player, "end"))
     if phase in ("main", "after") and not state.journeyed and p.xp >= 1 and only in (None, "journey"):
-        out += [Move(player, "journey", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
+        out += [Move(player, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
     return out + _plays(state, p) if only in (None, "play", "use") else out
+
+
+_BARE: Final = {"end": "after", "cast": "prepare", "resolve": "facing"}
+
+
+def _legal(state: State, move: Move) -> bool:
+    """Whether ``move`` is one of ``legal_moves`` now, answered directly for the simplest kinds."""
+    do = move.do
+    if state.status != PLAYING or state.players[state.current] != move.player or state.phase == "peek":
+        return move in legal_moves(state, move.player, do)
+    if do in _BARE:
+        return state.phase == _BARE[do] and move == Move(move.player, do)
+    if do == "journey":
+        p = state.ps[state.current]
+        return (
+            state.phase in ("main", "after")
+            and not state.journeyed
+            and p.xp >= 1
+            and move.card is not None
+            and _find(state, move.card) is not None
+            and move == Move(move.player, do, card=move.card)
+        )
+    return move in legal_moves(state, move.player, do)
 
 
 def _why(state: State, move: Move) -> tuple[str, str]:
@@ -411,7 +436,7 @@ def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     """Apply a legal move in place; anything else raises IllegalMove and changes nothing."""
     if state.status != FINISHED and move.player not in state.players:
         raise IllegalMove("A4", f"{move.player!r} does not play in this game")
-    if move not in legal_moves(state, move.player, move.do):
+    if not _legal(state, move):
         raise IllegalMove(*_why(state, move))
     p = state.ps[state.index(move.player)]
     p.decided += 1
