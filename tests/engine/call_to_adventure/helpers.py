@@ -90,6 +90,9 @@ def set_text(extra: str = "", act_fill: int = 6) -> str:
         "a-row": 'timing = "any"\neffect = { kind = "replace_row" }',
         "a-peek": 'timing = "any"\neffect = { kind = "peek", n = 2 }',
         "a-take": 'timing = "any"\neffect = { kind = "take_other_act" }',
+        "a-lose": 'timing = "any"\neffect = { kind = "lose_experience", n = 2 }',
+        "a-draw": 'timing = "after"\neffect = { kind = "draw", deck = "antihero", n = 2 }',
+        "a-fall": 'timing = "any"\neffect = { kind = "corruption", n = 2 }',
     }
     out += [_card("antihero", cid, body) for cid, body in antiheroes.items()]
     return "\n".join(out) + extra
