@@ -22,6 +22,7 @@ from .state import FINISHED, NAMESPACE, PLAYING, SETUP, Attempt, Player, State, 
 SET_SCORES: Final = {0: 0, 1: 0, 2: 2, 3: 4}
 """Points for a set of one story icon: 2 icons → 2, 3 → 4, 4 or more → 8 (A10)."""
 _TARGETED: Final = ("lose_experience", "steal", "curse")
+_SELF: Final = ("experience", "draw", "virtue", "corruption")
 
 
 # Story and icons ----------------------------------------------------------------------------------------
@@ -270,6 +271,12 @@ def _plays(state: State, p: Player) -> list[Move]:
         elif kind == "take_other_act":
             if phase == "main" and not state.any_act:
                 out.append(Move(p.name, do, card=c))
+        elif kind in _SELF and do == "play" and state.adversary is not None and state.n > 1:
+            # A13.4: in co-op a card aimed at "you" may aim at any player
+            out += [
+                Move(p.name, do, card=c),
+                *(Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p),
+            ]
         elif kind in _TARGETED:
             out += [Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p]
         elif kind == "replace_row":
@@ -814,7 +821,7 @@ def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events:
         assert a is not None
         _show(state, p, list(range(len(a.runes))), events)
     elif kind == "experience":
-        p.xp += n
+        (target or p).xp += n
     elif kind == "lose_experience":
         assert target is not None
         target.xp = max(0, target.xp - n)
@@ -825,11 +832,11 @@ def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events:
         p.xp += took
     elif kind == "draw":
         for _ in range(n):
-            _draw(state, p, effect["deck"], events)
+            _draw(state, target or p, effect["deck"], events)
     elif kind == "virtue":
-        _move_level(state, p, -n, events)
+        _move_level(state, target or p, -n, events)
     elif kind == "corruption":
-        _move_level(state, p, n, events)
+        _move_level(state, target or p, n, events)
     elif kind == "replace_row":
         assert move.row is not None
         act, slot = _find(state, move.row) or (0, 0)

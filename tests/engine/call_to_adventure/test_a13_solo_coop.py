@@ -141,3 +141,18 @@ def test_co_op_games_of_bots_replay_exactly() -> None:
         record = json.loads(json.dumps(GAME.record(start, moves)))
         assert GAME.to_json(GAME.replay(record)[1]) == GAME.to_json(state)
         assert state.ended_by in ("adversary", "adversary_defeated", "no_cards", "stalled")
+
+
+def test_in_co_op_a_card_aimed_at_you_may_aim_at_any_player() -> None:
+    state = solo(2)
+    ann, bob = state.ps  # type: ignore[attr-defined]
+    card = "h-good-deed"  # any time: a virtue
+    for p in (ann, bob):
+        if card in p.hand:
+            p.hand.remove(card)
+            state.decks["hero"].append(card)  # type: ignore[attr-defined]
+    state.decks["hero"].remove(card)  # type: ignore[attr-defined]
+    ann.hand.append(card)
+    assert {m.target for m in legal_moves(state, "ann") if m.card == card} == {None, "bob"}  # type: ignore[arg-type]
+    do(state, "ann", "play", card=card, target="bob")  # type: ignore[arg-type]
+    assert STARTER.track[bob.level].name == "V1" and STARTER.track[ann.level].name == "N"
