@@ -44,6 +44,8 @@ class HeuristicBot:
         by = {m.do: m for m in legal}
         if "choose" in by:
             return max(legal, key=lambda m: self._setup(state, m))
+        if "tuck" in by or "order" in by:  # an ally to place, cards to put back: the first way will do
+            return legal[0]
         phase = state.phase
         if phase == "draw":
             return by["draw"] if state.cards.track[p.level].hero else legal[-1]

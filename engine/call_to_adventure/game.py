@@ -107,7 +107,8 @@ class CallToAdventure:
                 if p.origin is None
             }
         p = st.ps[st.current]
-        return {p.name: Decision(f"{st.current}.{p.decided}", _PROMPTS[st.phase], f"turn{st.turn}")}
+        prompt = "Put the ally turned up under a challenge" if st.tucks else _PROMPTS[st.phase]
+        return {p.name: Decision(f"{st.current}.{p.decided}", prompt, f"turn{st.turn}")}
 
     def legal_moves(self, st: State, player: str) -> list[Move]:
         """The legal moves of ``player`` now."""

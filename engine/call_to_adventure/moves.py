@@ -20,6 +20,7 @@ FIELDS: Final = {
     "draw": ("deck",),
     "play": ("card", "target", "row", "runes", "act"),
     "order": ("order",),
+    "tuck": ("card",),
     "use": ("card", "target", "row", "runes", "act"),
     "resolve": (),
     "end": (),

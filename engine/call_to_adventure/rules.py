@@ -17,7 +17,7 @@ from ..errors import FormatError, IllegalMove
 from ..protocol import Event
 from .cardset import ABILITIES, NEUTRAL, STORY_ICONS, Card, CardSet, Face
 from .moves import DECKS, PATHS, Move
-from .state import FINISHED, NAMESPACE, PLAYING, SETUP, Attempt, Player, State, draw_into, settle
+from .state import FINISHED, NAMESPACE, PLAYING, SETUP, Attempt, Player, State, draw_into, hosts_for, settle, tuck
 
 SET_SCORES: Final = {0: 0, 1: 0, 2: 2, 3: 4}
 """Points for a set of one story icon: 2 icons → 2, 3 → 4, 4 or more → 8 (A10)."""
@@ -334,6 +334,8 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
         return [Move(player, "choose", origin=x, motivation=y, destiny=z) for x in o for y in m for z in d]
     if state.players[state.current] != player:
         return []
+    if state.tucks:  # A4.4: the allies turned up go under a challenge first
+        return [Move(player, "tuck", card=h) for h in hosts_for(state, state.tucks[0][0])]
     phase = state.phase
     out: list[Move] = []
     if phase == "main":
@@ -367,7 +369,7 @@ _BARE: Final = {"end": "after", "cast": "prepare", "resolve": "facing"}
 def _legal(state: State, move: Move) -> bool:
     """Whether ``move`` is one of ``legal_moves`` now, answered directly for the simplest kinds."""
     do = move.do
-    if state.status != PLAYING or state.players[state.current] != move.player or state.phase == "peek":
+    if state.status != PLAYING or state.players[state.current] != move.player or state.phase == "peek" or state.tucks:
         return move in legal_moves(state, move.player, do)
     if do in _BARE:
         return state.phase == _BARE[do] and move == Move(move.player, do)
@@ -468,6 +470,8 @@ def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
 
 def _nothing_open(state: State, p: Player) -> bool:
     """After the main action: no journey affordable and no card playable now (A10)."""
+    if state.tucks:
+        return False
     if not state.journeyed and p.xp >= 1 and any(c for a in range(3) if state.up[a] for c in state.rows[a]):
         return False
     return not _plays(state, p)
@@ -757,6 +761,21 @@ class _Do:
         state.phase = back
         _ev(events, "order", p.name, act=act + 1, order=move.order.split(","))
         if back == "after" and _nothing_open(state, p):
+            _end_turn(state, events)
+
+    @staticmethod
+    def tuck(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+        act, ally, slot = state.tucks.pop(0)
+        tuck(state, act, ally, move.card, events)
+        draw_into(state, act, slot, events)
+        settle(state, act, events)
+        while state.tucks and len(hosts_for(state, state.tucks[0][0])) < 2:  # no choice left to make
+            act, ally, slot = state.tucks.pop(0)
+            hosts = hosts_for(state, act)
+            tuck(state, act, ally, hosts[0] if hosts else None, events)
+            draw_into(state, act, slot, events)
+            settle(state, act, events)
+        if not state.tucks and state.phase == "after" and _nothing_open(state, p):
             _end_turn(state, events)
 
     @staticmethod

@@ -91,6 +91,9 @@ class State:
     """A13: ``quest``, ``card`` (the Adversary), ``experience``, ``goal``, ``defeated_by`` (a seat, or None)."""
     under: dict[str, str] = field(default_factory=dict)
     """Allies under challenges of face-up rows: challenge id -> ally id (A4.4)."""
+    tucks: list[tuple[int, str, int]] = field(default_factory=list)
+    """Allies turned up that wait for the active player to put them under a challenge: (act, ally, the place
+    they left, refilled once they are placed)."""
     curses: list[tuple[int, int, str]] = field(default_factory=list)
     final: int | None = None
     stall: int = 0
@@ -293,8 +296,9 @@ def draw_into(state: State, act: int, slot: int, events: list[dict[str, Any]] | 
 
 
 def settle(state: State, act: int, events: list[dict[str, Any]] | None) -> None:
-    """Allies turned up in a face-up row go under the leftmost challenge without one, else to the discards;
-    their place is refilled (A4.4). Bounded, so a deck of allies alone cannot loop."""
+    """Allies turned up in a face-up row go under a challenge without one (the active player chooses when
+    there are several: the ally waits in ``tucks``; at setup, the leftmost), else to the discards; their place
+    is refilled (A4.4). Bounded, so a deck of allies alone cannot loop."""
     if not state.up[act]:
         return
     row = state.rows[act]
@@ -305,15 +309,31 @@ def settle(state: State, act: int, events: list[dict[str, Any]] | None) -> None:
             return
         ally = row[slot]
         assert ally is not None
-        host = next((c for c in row if c and table[c].type == "challenge" and c not in state.under), None)
-        if host is not None:
-            state.under[host] = ally
-        else:
-            state.discards[act].append(ally)
-        if events is not None:
-            events.append({"event": "ally", "act": act + 1, "card": ally, "under": host})
+        hosts = hosts_for(state, act)
         row[slot] = None
+        if len(hosts) > 1 and state.status == PLAYING:  # the active player chooses (move "tuck"), then refill
+            state.tucks.append((act, ally, slot))
+            if events is not None:
+                events.append({"event": "ally", "act": act + 1, "card": ally, "under": None, "waiting": True})
+            continue
+        tuck(state, act, ally, hosts[0] if hosts else None, events)
         draw_into(state, act, slot, events)
+
+
+def hosts_for(state: State, act: int) -> list[str]:
+    """The challenges of a face-up row an ally may go under: those without an ally (A4.4)."""
+    table = state.cards.cards
+    return [c for c in state.rows[act] if c and table[c].type == "challenge" and c not in state.under]
+
+
+def tuck(state: State, act: int, ally: str, host: str | None, events: list[dict[str, Any]] | None) -> None:
+    """Put an ally under ``host``, or with no host into its Act's discard pile (A4.4)."""
+    if host is not None:
+        state.under[host] = ally
+    else:
+        state.discards[act].append(ally)
+    if events is not None:
+        events.append({"event": "ally", "act": act + 1, "card": ally, "under": host})
 
 
 def places(state: State) -> Counter[str]:
@@ -335,6 +355,7 @@ def places(state: State) -> Counter[str]:
         where.update(p.allies)
         where.update(p.sacrificed)
     where.update(state.under.values())
+    where.update(ally for _act, ally, _slot in state.tucks)
     if state.adversary is not None:
         where[state.adversary["quest"]] += 1
         if state.adversary["defeated_by"] is None:
@@ -381,6 +402,7 @@ def to_json(state: State) -> dict[str, Any]:
         "any_act": state.any_act,
         "used": list(state.used),
         "under": dict(state.under),
+        "tucks": [[act, ally, slot] for act, ally, slot in state.tucks],
         "adversary": None if state.adversary is None else dict(state.adversary),
         "peek": None if state.peek is None else list(state.peek),
         "curses": [[names[b], names[t], c] for b, t, c in state.curses],
@@ -504,6 +526,7 @@ def _from_json(d: dict[str, Any]) -> State:
         any_act=bool(d["any_act"]),
         used=[str(c) for c in d["used"]],
         under={str(k): str(v) for k, v in d["under"].items()},
+        tucks=[(int(act), str(ally), int(slot)) for act, ally, slot in d["tucks"]],
         adversary=None if d["adversary"] is None else _adversary(d["adversary"]),
         peek=None if d["peek"] is None else [int(d["peek"][0]), int(d["peek"][1]), str(d["peek"][2])],
         curses=[(idx[b], idx[t], str(c)) for b, t, c in d["curses"]],

@@ -83,6 +83,7 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
         "deck_sizes": {k: len(v) for k, v in state.decks.items() if k.startswith("act") or k.endswith("hero")},
         "discard_sizes": [len(d) for d in state.discards],
         "allies_under": dict(sorted(state.under.items())),
+        "allies_waiting": [ally for _act, ally, _slot in state.tucks],
         "adversary": None
         if state.adversary is None
         else {
@@ -215,6 +216,7 @@ def describe_move(move: dict[str, Any]) -> str:
         "use": f"Use the power of your ally {card}"
         + (f" on {move['target']}" if move.get("target") else "")
         + (f" on the row card {move['row']}" if move.get("row") else ""),
+        "tuck": f"Put the ally under {card}",
         "order": f"Put the cards back, top first: {move.get('order')}",
     }
     return texts.get(str(do), str(do))

@@ -32,14 +32,22 @@ def test_without_the_option_allies_and_adversaries_are_set_aside() -> None:
     assert not with_them.decks["aside"] and set(places(with_them).values()) == {1}
 
 
-def test_an_ally_turned_up_goes_under_the_leftmost_challenge_without_one() -> None:
+def test_an_ally_turned_up_goes_under_a_challenge_the_active_player_chooses() -> None:
     state = game(allies=True, act1=["t-free", "al-wise", "c-easy", "c-five", "f1-0", "al-hound", "f1-1"])
     assert state.rows[0] == ["t-free", "f1-0", "c-easy", "c-five"]
     assert state.under == {"c-easy": "al-wise"}
-    do(state, "ann", "trait", card="t-free")  # the refill turns up al-hound: it goes under c-five
-    assert state.under == {"c-easy": "al-wise", "f1-0": "al-hound"} and state.rows[0][0] == "f1-1"
-    view = GAME.player_view(state, "bob")
-    assert view["allies_under"] == {"c-easy": "al-wise", "f1-0": "al-hound"}
+    do(state, "ann", "trait", card="t-free")  # the refill turns up al-hound: ann chooses where it goes
+    assert state.rows[0][0] is None and GAME.player_view(state, "bob")["allies_waiting"] == ["al-hound"]
+    assert GAME.waiting_for(state)["ann"].prompt == "Put the ally turned up under a challenge"
+    assert {m.card for m in legal_moves(state, "ann")} == {"f1-0", "c-five"}
+    assert all(m.do == "tuck" for m in legal_moves(state, "ann"))
+    with pytest.raises(IllegalMove):
+        apply(state, Move("ann", "end"))
+    do(state, "ann", "tuck", card="c-five")
+    assert state.under == {"c-easy": "al-wise", "c-five": "al-hound"} and not state.tucks
+    assert state.rows[0][0] == "f1-1"  # the place is refilled once the ally is placed
+    assert GAME.player_view(state, "bob")["allies_under"] == {"c-easy": "al-wise", "c-five": "al-hound"}
+    assert set(places(state).values()) == {1}
 
 
 def test_an_ally_with_no_challenge_free_is_discarded() -> None:

@@ -29,3 +29,12 @@ def test_the_balance_report_counts_every_game() -> None:
     assert sum(figures["ends"].values()) == 6 and figures["turns_per_game"] > 9
     assert all(0 <= r <= 1 for r in figures["win_rate_destiny"].values())
     assert 0 < figures["overcome_per_act"]["act1"] < 1
+
+
+@pytest.mark.parametrize("options", [{"allies_adversaries": True}, {"coop": True}, {"coop": True, "first_game": True}])
+@pytest.mark.parametrize("kind", ["heuristic", "random"])
+def test_bots_finish_every_variant(options: dict[str, bool], kind: str) -> None:
+    for n in range(1 if options.get("coop") else 2, 5):
+        players = [f"p{i}" for i in range(n)]
+        state = play_game(GAME, players, options, 7 * n, [GAME.bots[kind](i) for i in range(n)])
+        assert GAME.result(state) is not None
