@@ -31,15 +31,14 @@ _SELF: Final = ("experience", "draw", "virtue", "corruption")
 def icons(cards: CardSet, p: Player, destiny: bool = False) -> Counter[str]:
     """The icons of a player's Story (A4.2): Origin, Motivation, visible paths, allies (sacrificed ones too, A9),
     and the Destiny if revealed."""
-    out: Counter[str] = Counter()
-    for c in (p.origin, p.motivation, p.destiny if destiny else None):
-        if c is not None:
-            out.update(cards.cards[c].icons)
-    for c, path in p.story:
-        out.update(cards.cards[c].paths[path].icons)
-    for c in p.allies + p.sacrificed:
-        out.update(cards.cards[c].icons)
-    return out
+    table = cards.cards
+    shown = [
+        i for c in (p.origin, p.motivation, p.destiny if destiny else None) if c is not None for i in table[c].icons
+    ]
+    shown += [i for c, path in p.story for i in table[c].paths[path].icons]
+    if p.allies or p.sacrificed:
+        shown += [i for c in p.allies + p.sacrificed for i in table[c].icons]
+    return Counter(shown)
 
 
 def set_score(count: int) -> int:
@@ -210,7 +209,12 @@ def _may_play(state: State, p: Player, card: Card) -> bool:
 def _powered(state: State, p: Player) -> list[str]:
     """The cards whose powers are the player's: Origin, Motivation (when they have one) and allies (A9)."""
     table = state.cards.cards
-    return [c for c in (p.origin, p.motivation) if c is not None and table[c].power is not None] + p.allies
+    out = p.allies
+    if p.motivation is not None and table[p.motivation].power is not None:
+        out = [p.motivation, *out]
+    if p.origin is not None and table[p.origin].power is not None:
+        out = [p.origin, *out]
+    return out
 
 
 def _trigger(state: State, p: Player, when: str, events: list[Event] | None, shown: Sequence[str] = ()) -> None:
