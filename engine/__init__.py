@@ -12,11 +12,12 @@
 No module here does I/O, reads the clock or uses global randomness: randomness comes from the seed.
 """
 
+from .call_to_adventure import GAME as CALL_TO_ADVENTURE
 from .call_to_glory import GAME as CALL_TO_GLORY
 from .errors import FormatError, IllegalMove, OptionsError, RecordError
 from .protocol import Bot, Decision, Event, Game, LogEntry, Milestone, Move, OptionField, Result
 
-GAMES: dict[str, Game] = {CALL_TO_GLORY.key: CALL_TO_GLORY}
+GAMES: dict[str, Game] = {CALL_TO_GLORY.key: CALL_TO_GLORY, CALL_TO_ADVENTURE.key: CALL_TO_ADVENTURE}
 """Every game by its key."""
 
 

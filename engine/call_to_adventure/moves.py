@@ -1,0 +1,94 @@
+"""Moves of Call to Adventure: one class, parsed strictly from a record entry (CARDSET.md, "Records")."""
+
+from __future__ import annotations
+
+from typing import Any, Final, NamedTuple
+
+from ..errors import FormatError
+
+PATHS: Final = ("top", "bottom")
+DECKS: Final = ("hero", "antihero")
+FIELDS: Final = {
+    "choose": ("origin", "motivation", "destiny"),
+    "trait": ("card",),
+    "attempt": ("card", "path"),
+    "discard": ("card",),
+    "pass": (),
+    "journey": ("card",),
+    "dark": (),
+    "cast": (),
+    "draw": ("deck",),
+    "play": ("card", "target", "row", "runes", "act"),
+    "order": ("order",),
+    "tuck": ("card",),
+    "use": ("card", "target", "row", "runes", "act"),
+    "resolve": (),
+    "end": (),
+}
+_OPTIONAL: Final = {"target", "row", "runes", "act"}
+_ALL: Final = ("card", "path", "target", "row", "deck", "origin", "motivation", "destiny", "runes", "act", "order")
+
+
+class Move(NamedTuple):
+    """One move of one player, exactly as one entry of a record's ``moves`` (``do`` names its kind)."""
+
+    player: str
+    do: str
+    card: str | None = None
+    path: str | None = None
+    target: str | None = None
+    row: str | None = None
+    deck: str | None = None
+    origin: str | None = None
+    motivation: str | None = None
+    destiny: str | None = None
+    runes: str | None = None
+    act: str | None = None
+    order: str | None = None
+
+    def check(self) -> Move:
+        """This move if it is well formed (names and types), else FormatError. Moves the rules build are."""
+        if not isinstance(self.player, str) or not self.player:
+            raise FormatError("a move needs the name of the player who makes it")
+        if not isinstance(self.do, str) or self.do not in FIELDS:
+            raise FormatError(f"unknown move {self.do!r} (expected one of {', '.join(FIELDS)})")
+        allowed = FIELDS[self.do]
+        for name in _ALL:
+            value = getattr(self, name)
+            if value is None:
+                if name in allowed and name not in _OPTIONAL:
+                    raise FormatError(f"a {self.do} move needs {name!r}")
+                continue
+            if name not in allowed:
+                raise FormatError(f"a {self.do} move has no field {name!r}")
+            if not isinstance(value, str) or not value:
+                raise FormatError(f"{name!r} must be a non-empty string, not {value!r}")
+        if self.path is not None and self.path not in PATHS:
+            raise FormatError(f"'path' must be top or bottom, not {self.path!r}")
+        if self.deck is not None and self.deck not in DECKS:
+            raise FormatError(f"'deck' must be hero or antihero, not {self.deck!r}")
+        if self.act is not None and self.act not in ("1", "2", "3"):
+            raise FormatError(f"'act' must be 1, 2 or 3, not {self.act!r}")
+        if self.runes is not None and not all(r.isdigit() and len(r) < 3 for r in self.runes.split(",")):
+            raise FormatError(f"'runes' must be rune numbers separated by commas, like '0,3', not {self.runes!r}")
+        return self
+
+    @classmethod
+    def from_json(cls, data: Any) -> Move:
+        """A move from a record entry ``{"player": …, "do": …, <fields>}``; FormatError for anything else."""
+        if not isinstance(data, dict):
+            raise FormatError("a move must be a JSON object")
+        extra = set(data) - {"player", "do", *_ALL}
+        if extra:
+            raise FormatError(f"unknown field {sorted(extra)[0]!r} in a move")
+        move = cls(data.get("player"), data.get("do"), **{k: data.get(k) for k in _ALL})  # type: ignore[arg-type]
+        return move.check()
+
+    def to_json(self) -> dict[str, Any]:
+        """The record entry of this move."""
+        out: dict[str, Any] = {"player": self.player, "do": self.do}
+        for name in _ALL:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out

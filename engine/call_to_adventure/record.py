@@ -1,0 +1,85 @@
+"""Game records of format ``call-to-adventure/1`` (CARDSET.md, "Records"): write, parse, replay.
+
+A record carries the whole card set (its TOML text), so it replays whatever happens to the set files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from ..errors import FormatError, IllegalMove, RecordError
+from .cardset import CardSet, parse
+from .moves import Move
+from .rules import apply
+from .state import DECK_KEYS, State, new_game
+
+RECORD_FORMAT: Final = "call-to-adventure/1"
+_KEYS: Final = {"format", "players", "options", "seed", "card_set", "decks", "casts", "moves"}
+
+
+def record_of(start: State, moves: Sequence[Move]) -> dict[str, Any]:
+    """The record of a game started as ``start``, with ``moves``."""
+    out: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "players": list(start.players),
+        "options": dict(start.options),
+        "seed": start.seed,
+        "card_set": {"source": start.cards.source, "toml": start.cards.text},
+    }
+    if start.given:
+        out["decks"] = {k: list(v) for k, v in start.given.items()}
+    if start.given_casts:
+        out["casts"] = [list(c) for c in start.given_casts]
+    out["moves"] = [m.to_json() for m in moves]
+    return out
+
+
+def _start(data: Any) -> State:
+    if not isinstance(data, dict):
+        raise FormatError("a game record must be a JSON object")
+    if data.get("format") != RECORD_FORMAT:
+        raise FormatError(f"not a game record of format {RECORD_FORMAT!r}")
+    extra = set(data) - _KEYS
+    if extra:
+        raise FormatError(f"unknown key {sorted(extra)[0]!r} in the record")
+    for key in ("players", "moves"):
+        if not isinstance(data.get(key), list):
+            raise FormatError(f"{key!r} must be a list")
+    card_set = data.get("card_set")
+    if not isinstance(card_set, dict) or not isinstance(card_set.get("toml"), str):
+        raise FormatError("'card_set' must be an object with the set's TOML text under 'toml'")
+    cards: CardSet = parse(card_set["toml"], str(card_set.get("source", "record")))
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise FormatError("'options' must be an object")
+    seed = data.get("seed", 0)
+    if type(seed) is not int:
+        raise FormatError("'seed' must be a whole number")
+    decks = data.get("decks", {})
+    if not isinstance(decks, dict) or any(k not in DECK_KEYS for k in decks):
+        raise FormatError(f"'decks' must map deck names ({', '.join(DECK_KEYS)}) to card ids, top first")
+    casts = data.get("casts", [])
+    if not isinstance(casts, list) or any(not isinstance(c, list) or any(type(f) is not int for f in c) for c in casts):
+        raise FormatError("'casts' must be a list of casts, each a list of face numbers")
+    return new_game(data["players"], options, seed, cards, decks, casts)
+
+
+def replay(data: Any) -> tuple[State, State, list[Move]]:
+    """(start, final state, moves) of a decoded record; RecordError names the first problem."""
+    try:
+        start = _start(data)
+    except FormatError as exc:
+        raise RecordError(None, None, str(exc)) from None
+    state = start.clone()
+    moves: list[Move] = []
+    for i, entry in enumerate(data["moves"]):
+        try:
+            move = Move.from_json(entry)
+            apply(state, move)
+        except FormatError as exc:
+            raise RecordError(i, None, str(exc)) from None
+        except IllegalMove as exc:
+            raise RecordError(i, exc.rule, exc.message) from None
+        moves.append(move)
+    return start, state, moves
