@@ -35,7 +35,8 @@ class Decision(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A finished game: players best first with their scores, and the winners (several on a shared victory)."""
+    """A finished game: players best first with their scores, and the winners: several on a shared victory,
+    none when everyone lost (a co-operative game the opponent won)."""
 
     ranking: tuple[str, ...]
     scores: Mapping[str, int]

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
-from ..protocol import Bot, Decision, Event, LogEntry, Milestone, OptionField, Result
+from ..protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
 from . import bots, record, rules, state, view
 from .files import PACKAGED, packaged_set
 from .moves import Move
@@ -39,13 +39,33 @@ def _heuristic_bot(seed: int) -> _Bot:
     return _Bot(bots.HeuristicBot(seed))
 
 
+_GROUP_TITLES: Final = {
+    "choose": "Choose your Origin, Motivation and Destiny",
+    "tuck": "Place the ally under a challenge",
+    "order": "Put the cards back in the order you choose",
+    "trait": "Gain a trait",
+    "attempt": "Attempt a challenge",
+    "discard": "Discard a row card (nothing else is open to you)",
+    "pass": "Pass",
+    "dark": "Buy a dark rune",
+    "cast": "Cast the runes",
+    "draw": "Draw a card",
+    "resolve": "Take the result",
+    "journey": "Journey",
+    "play": "Play a card",
+    "use": "Use a power",
+    "end": "End your turn",
+}
+"""The choices' groups, in the order a turn meets them."""
+
+
 class CallToAdventure:
-    """Call to Adventure (ADVENTURE_RULES.md) for 2 to 4 players, cards from a card set."""
+    """Call to Adventure (ADVENTURE_RULES.md) for 1 to 4 players (1 only solo, against the Adversary)."""
 
     key = "call-to-adventure"
     title = "Call to Adventure"
     record_format = record.RECORD_FORMAT
-    min_players = 2
+    min_players = 1
     max_players = 4
     option_fields: Sequence[OptionField] = (
         OptionField("first_game", "First game: one of each character card, no choice", "bool", False),
@@ -74,8 +94,10 @@ class CallToAdventure:
         return state.normal_options(data)
 
     def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
-        """The first-game deal, the normal deal, and Allies & Adversaries."""
-        return [{"first_game": False}, {"first_game": True}, {"allies_adversaries": True}]
+        """The first-game deal, the normal deal, Allies & Adversaries, and solo/co-op (the only one for one player)."""
+        if len(players) == 1:
+            return [{"coop": True}, {"coop": True, "first_game": True}]
+        return [{"first_game": False}, {"first_game": True}, {"allies_adversaries": True}, {"coop": True}]
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """A new game with the named packaged card set (A3)."""
@@ -159,6 +181,15 @@ class CallToAdventure:
     def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
         """Logged moves in plain words, one sentence per event."""
         return [view.describe(e, viewer) for entry in entries for e in entry.events]
+
+    def choices(self, st: State, player: str) -> list[ChoiceGroup]:
+        """The player's legal moves grouped by kind, in the order of a turn, labelled as instructions."""
+        groups: dict[str, list[Choice]] = {}
+        for move in self.legal_moves(st, player):
+            body = {k: v for k, v in move.to_json().items() if k != "player"}
+            groups.setdefault(move.do, []).append(Choice(body, view.describe_move(body), style=move.do))
+        order = [kind for kind in _GROUP_TITLES if kind in groups]
+        return [ChoiceGroup(kind, _GROUP_TITLES[kind], tuple(groups[kind])) for kind in order]
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
