@@ -80,7 +80,7 @@ def test_readme_python_examples_run() -> None:
 
 def test_documentation_links_resolve() -> None:
     """The README and docs/ link only to files of the project (never to the team's shared notes)."""
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), *sorted(ENGINE.rglob("*.md"))]
     for page in pages:
         text = re.sub(r"`[^`]*`", "", page.read_text())  # code is not a link
         assert "../shared" not in text, page
