@@ -37,6 +37,9 @@ EFFECTS: Final = (
     "peek",
 )
 PREREQUISITES: Final = ("none", "spend", "icon", "corruption", "virtue")
+PER_RUNE: Final = ("rune:core", "rune:ability", "rune:special", "rune:dark")
+"""A ``modify`` effect's ``per`` may name a kind of rune: +n for each rune of that kind in the cast (so it is played
+as you are facing the challenge, once the runes have fallen)."""
 CONDITIONS: Final = ("per_icon", "per_ability_kind", "threshold", "track", "under")
 TRIGGERS: Final = ("on_success", "on_fail", "on_gain_icon")
 """Powers that act by themselves: after overcoming a challenge, after failing one, on gaining a card whose path
@@ -233,7 +236,7 @@ def _effect(w: _Where, value: Any) -> dict[str, Any]:
         lo = -10 if kind == "modify" else 1
         out["n"] = _int(w, {"n": table.get("n", 1)}, "n", 1, lo, 5 if kind == "peek" else 10)
     if kind == "modify" and "per" in table:
-        out["per"] = _str(w, table, "per", ICONS)
+        out["per"] = _str(w, table, "per", (*ICONS, *PER_RUNE))
     if kind == "draw":
         out["deck"] = _str(w, table, "deck", ("hero", "antihero"))
     for key in ("per", "deck"):
@@ -283,6 +286,13 @@ _EFFECT_TIMINGS: Final = {
     "peek": ("any", "after"),
 }
 _COMMON: Final = ("id", "name", "text", "flavour")
+
+
+def _timings_for(effect: dict[str, Any]) -> tuple[str, ...]:
+    """The timings an effect may be played at: counting runes needs them cast."""
+    if effect["kind"] == "modify" and str(effect.get("per", "")).startswith("rune:"):
+        return ("facing",)
+    return _EFFECT_TIMINGS.get(effect["kind"], ("before", "facing", "after", "any"))
 _FIELDS: Final = {
     "origin": (*_COMMON, "icons", "power"),
     "motivation": (*_COMMON, "icons", "power"),
@@ -320,7 +330,7 @@ def _power(w: _Where, value: Any, ally: bool) -> dict[str, Any]:
         if timing == "on_gain_icon":
             out["icon"] = _str(w, power, "icon", ICONS, "power")
     else:
-        need = _EFFECT_TIMINGS.get(effect["kind"], ("before", "facing", "after", "any"))
+        need = _timings_for(effect)
         if timing not in need:
             raise w.fail("power.timing", f"a {effect['kind']} effect needs the timing {' or '.join(need)}")
     if "icon" in power and "icon" not in out:
@@ -404,7 +414,7 @@ def _card(source: str, kind: str, table: Any, seen: set[str]) -> Card:
         if "effect" not in table:
             raise w.fail("effect", "is missing")
         common["effect"] = _effect(w, table["effect"])
-        need = _EFFECT_TIMINGS.get(common["effect"]["kind"], ("before", "facing", "after", "any"))
+        need = _timings_for(common["effect"])
         if common["timing"] not in need:
             raise w.fail("timing", f"a {common['effect']['kind']} effect needs the timing {' or '.join(need)}")
     return Card(**common)

@@ -825,7 +825,13 @@ def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events:
     a = state.attempt
     if kind == "modify":
         assert a is not None
-        a.bonus += n * (icons(state.cards, p)[effect["per"]] if "per" in effect else 1)
+        per = effect.get("per")
+        if per is None:
+            a.bonus += n
+        elif per.startswith("rune:"):
+            a.bonus += n * sum(1 for rune, _ in a.runes if rune == per[5:])
+        else:
+            a.bonus += n * icons(state.cards, p)[per]
     elif kind == "free_dark":
         assert a is not None
         a.dark += 1

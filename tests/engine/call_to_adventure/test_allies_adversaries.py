@@ -131,6 +131,8 @@ POWERS = (
     'power = { timing = "on_fail", effect = { kind = "experience", n = 2 } }\n'
     '[[motivation]]\nid = "m-nat"\nname = { en = "Green" }\n'
     'power = { timing = "on_gain_icon", icon = "nature", effect = { kind = "virtue", n = 1 } }\n'
+    '[[motivation]]\nid = "m-win"\nname = { en = "Proud" }\n'
+    'power = { timing = "on_success", effect = { kind = "experience", n = 1 } }\n'
 )
 
 
@@ -190,3 +192,14 @@ def test_bad_powers_are_named(power: str, words: str) -> None:
     with pytest.raises(CardSetError) as caught:
         parse(text, "bad.toml")
     assert "bad.toml: card 'o-bad'" in str(caught.value) and words in str(caught.value)
+
+
+def test_a_power_triggers_on_overcoming_a_challenge() -> None:
+    state = _powered_game("m-win", [[ONE, ONE, ONE]])
+    ann = state.ps[0]  # type: ignore[attr-defined]
+    do(state, "ann", "attempt", card="f1-0", path="top")  # type: ignore[arg-type]
+    do(state, "ann", "cast")  # type: ignore[arg-type]
+    xp = ann.xp
+    events = do(state, "ann", "resolve")  # type: ignore[arg-type]
+    assert {"event": "trigger", "player": "ann", "card": "m-win", "when": "on_success"} in events
+    assert "f1-0" in [c for c, _path in ann.story] and ann.xp == xp + 1

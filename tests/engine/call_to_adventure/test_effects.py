@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from engine.call_to_adventure import legal_moves
+import dataclasses
 
-from .helpers import ONE, do, game
+import pytest
+
+from engine.call_to_adventure import CardSetError, legal_moves, parse
+
+from .helpers import ONE, _card, do, game, set_text
 
 ROW = ["c-hard", "c-easy", "c-five", "t-free", "f1-0", "f1-1", "f1-2"]
 
@@ -69,3 +73,22 @@ def test_replace_a_row_card() -> None:
     assert {m.row for m in legal_moves(state, "ann") if m.card == "a-row"} == set(ROW[:4])  # type: ignore[arg-type]
     do(state, "ann", "play", card="a-row", row="c-five")  # type: ignore[arg-type]
     assert state.discards[0] == ["c-five"] and state.rows[0][2] == "f1-0"  # type: ignore[attr-defined]
+
+
+def test_a_bonus_per_rune_of_a_kind_in_the_cast() -> None:
+    state = _with("h-plus2", casts=[[ONE, ONE, ONE, 1, 1]])
+    card = state.cards.cards["h-plus2"]  # type: ignore[attr-defined]
+    per_dark = {"kind": "modify", "n": 1, "per": "rune:dark"}
+    state.cards.cards["h-plus2"] = dataclasses.replace(card, effect=per_dark)  # type: ignore[attr-defined]
+    do(state, "ann", "attempt", card="c-hard", path="top")  # type: ignore[arg-type]
+    do(state, "ann", "dark")  # type: ignore[arg-type]
+    do(state, "ann", "dark")  # type: ignore[arg-type]
+    do(state, "ann", "cast")  # type: ignore[arg-type]
+    do(state, "ann", "play", card="h-plus2")  # type: ignore[arg-type]
+    assert state.attempt.bonus == 2, "+1 for each of the two dark runes cast"  # type: ignore[attr-defined]
+
+
+def test_a_bonus_per_rune_is_played_once_the_runes_have_fallen() -> None:
+    bad = 'timing = "before"\neffect = { kind = "modify", n = 1, per = "rune:core" }'
+    with pytest.raises(CardSetError, match=r"'h-early'.*needs the timing facing"):
+        parse(set_text(_card("hero", "h-early", bad)), "test.toml")
