@@ -46,6 +46,11 @@ def test_starter_set_uses_every_icon_timing_effect_prerequisite_and_condition() 
     assert {c.aura["kind"] for c in cards if c.aura} == set(AURAS)
     assert {str(c.power["cost"]) for c in cards if c.power} >= {"1", "2", "sacrifice"}
     assert {s["kind"] for c in cards for s in c.scoring} == set(CONDITIONS)
+    modifiers = {c.effect.get("per", "flat").split(":")[0] for c in cards if c.effect and c.effect["kind"] == "modify"}
+    assert {"flat", "rune"} <= modifiers and modifiers - {"flat", "rune"}, "+N flat, per rune and per icon"
+    powers = [c.power for c in cards if c.power]
+    assert {p["timing"] for p in powers} >= {"on_success", "on_fail", "on_gain_icon"}, "every trigger"
+    assert any(p.get("once_per_turn") for p in powers), "a power usable once per turn"
     rewards = {
         f
         for c in cards
