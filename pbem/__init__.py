@@ -49,9 +49,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, errors, front, play, security, settings
+    from .web import admin, away, errors, front, help, play, security, settings
 
     app.register_blueprint(front.bp)
+    app.register_blueprint(help.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)

@@ -293,6 +293,8 @@ def _timings_for(effect: dict[str, Any]) -> tuple[str, ...]:
     if effect["kind"] == "modify" and str(effect.get("per", "")).startswith("rune:"):
         return ("facing",)
     return _EFFECT_TIMINGS.get(effect["kind"], ("before", "facing", "after", "any"))
+
+
 _FIELDS: Final = {
     "origin": (*_COMMON, "icons", "power"),
     "motivation": (*_COMMON, "icons", "power"),

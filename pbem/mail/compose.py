@@ -96,6 +96,12 @@ def personal_url(game: Game, seat: Seat) -> str:
     return links.external_url("play.page", token=links.personal_token(game.id or 0, seat.position, seat.nonce))
 
 
+def rules_url(game: Game, seat: Seat) -> str:
+    """How to play the seat's game, with its options."""
+    token = links.personal_token(game.id or 0, seat.position, seat.nonce)
+    return links.external_url("help.for_seat", token=token)
+
+
 def settings_url(game: Game, seat: Seat) -> str:
     """The seat's settings page: reminders on or off, leave the game; also the List-Unsubscribe target."""
     return links.external_url("settings.page", token=links.settings_token(game.id or 0, seat.position, seat.nonce))
@@ -179,6 +185,7 @@ def _base(game: Game, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
         "players": _players(seats, seat),
         "personal_url": personal_url(game, seat),
         "settings_url": settings_url(game, seat),
+        "rules_url": rules_url(game, seat),
     }
 
 

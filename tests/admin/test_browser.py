@@ -169,7 +169,7 @@ def personal_link(win: Window, address: str, subject: str = "You are invited") -
     mail = page.locator(".mail-list .mail").filter(has_text=subject).first
     expect(mail).to_be_visible()
     win.click(mail.get_by_role("link"))
-    link = page.locator(".mail-text a[href*='/play/']").first
+    link = page.locator(".mail-text a[href*='/play/']:not([href$='/how-to-play'])").first
     href = link.get_attribute("href")
     assert href and href.startswith(win.base + "/play/"), href
     return href

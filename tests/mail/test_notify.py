@@ -302,7 +302,7 @@ def test_fresh_links_go_to_the_address_on_file_at_most_once_in_ten_minutes_and_f
     assert [ask(at) for at in asked] == [True, False, True, True, True, True, False, True]
     sent = rows(app, kind="fresh_link")
     assert len(sent) == 6 and {r.to_addr for r in sent} == {"bob <bob@example.com>"}
-    [personal] = re.findall(r"http://127\.0\.0\.1:5000/play/([\w.-]+)", sent[0].text_body)
+    [personal] = re.findall(r"http://127\.0\.0\.1:5000/play/([\w.-]+)\s", sent[0].text_body)
     with app.test_request_context():
         link = links.read(personal)
     assert (link.purpose, link.game_id, link.seat) == (links.PERSONAL, table.game_id, 1)

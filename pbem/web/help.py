@@ -1,0 +1,44 @@
+"""How to play: each game's rules in plain words (templates/games/<game>/how_to_play.html), for anyone, or for
+one seat's game with that game's options. GETs that read only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, url_for
+from jinja2 import TemplateNotFound
+
+import engine
+
+from .. import db, games, links, pages
+from .errors import error_page
+from .play import link_error
+
+bp = Blueprint("help", __name__)
+
+
+def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
+    game = engine.GAMES.get(key)
+    if game is None:
+        return error_page(404, "There is no such game here.")
+    try:
+        return render_template("help/how_to_play.html", key=key, title=game.title, options=options, **context)
+    except TemplateNotFound:
+        return error_page(404, f"There is no help page for {game.title} yet.")
+
+
+@bp.get("/how-to-play/<key>")
+def rules(key: str) -> Any:
+    """How to play a game, every option described."""
+    return _page(key, None, game_name=None, back=None)
+
+
+@bp.get("/play/<token>/how-to-play")
+def for_seat(token: str) -> Any:
+    """How to play the game of a seat's link, with that game's options, and a way back to the seat's page."""
+    try:
+        link, game, _seats, seat = pages.resolve(session=db.get_session(), token=token)
+    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
+        return link_error(exc)
+    back = url_for("play.page", token=links.personal_token(link.game_id, link.seat, seat.nonce))
+    return _page(game.game, dict(game.options), game_name=game.name, back=back)
