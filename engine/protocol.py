@@ -219,6 +219,11 @@ class Game(Protocol):
         is closed to them and why (empty when they have no open decision)."""
         ...
 
+    def progress(self, state: Any, viewer: str | None) -> list[str]:
+        """How the game stands, in a few lines of plain words (what each player would score now, how near the
+        end of a round or of the game is), using only what ``viewer`` may see; empty once the game is over."""
+        ...
+
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move (a record entry without its player) as a short instruction: "Draw from draw pile 1"."""
         ...

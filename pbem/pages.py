@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import Session
 
 from engine import call_to_glory as glory
-from engine.call_to_glory import Move, State
+from engine.call_to_glory import Move, State, present
 from engine.call_to_glory.words import describe_event, describe_move
 from engine.protocol import ChoiceGroup
 
@@ -45,6 +45,8 @@ class SeatPage:
     pending_open: bool = False
     pending_label: str = ""
     refresh_seconds: int = 60
+    progress: list[str] = field(default_factory=list)
+    round_over: str = ""
 
     @property
     def waiting(self) -> bool:
@@ -85,6 +87,8 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         timing=timing.page_info(game=game, seats=seats, me=seat, now=utcnow()),
     )
+    page.progress = glory.GAME.progress(state, seat.name)
+    page.round_over = present.round_over(state, view["log"])
     if link.purpose == links.MOVE and link.move is not None and game.paused_at is None:
         page.pending = link.move
         page.pending_open = link.decision == state.ply and _legal(state, seat.name, link.move)

@@ -191,6 +191,15 @@ class CallToAdventure:
         order = [kind for kind in _GROUP_TITLES if kind in groups]
         return [ChoiceGroup(kind, _GROUP_TITLES[kind], tuple(groups[kind])) for kind in order]
 
+    def progress(self, st: State, viewer: str | None) -> list[str]:
+        """Each Story's length against the nine cards that end the game, and each player's experience."""
+        if st.status == FINISHED:
+            return []
+        parts = [
+            f"{'you' if p.name == viewer else p.name} {len(p.story)} of 9 story cards, {p.xp} experience" for p in st.ps
+        ]
+        return ["The game ends after a player's ninth story card: " + "; ".join(parts) + "."]
+
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
         return view.describe_move(dict(move))

@@ -174,6 +174,10 @@ class CallToGlory:
         """The player's moves grouped for buttons, with what each does and why others are closed."""
         return present.choices(state, player)
 
+    def progress(self, state: State, viewer: str | None) -> list[str]:
+        """Points on each table now and how near the round's end is."""
+        return present.progress(state, viewer)
+
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
         return words.describe_move(dict(move))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..protocol import Choice, ChoiceGroup, Closed
 from .cards import DISCARD1, END_TYPES, NINJA, PILES, TASK_BONUS, TYPES, VALUES
-from .rules import discard_target, preferred_pile
+from .rules import discard_target, preferred_pile, round_score
 from .state import DRAW, FINISHED, REVEALING, State
 from .words import a, card, plural
 
@@ -166,3 +166,37 @@ def _reveals(state: State, p: int) -> ChoiceGroup:
             Choice({"do": "reveal_task", "deck": deck}, f"Reveal task card {deck}: {_name(t)}", note, TYPES[t])
         )
     return ChoiceGroup("reveal", "Reveal a task card", tuple(offered))
+
+
+def progress(state: State, viewer: str | None) -> list[str]:
+    """What each table would score if the round ended now, and how near each of the round's ends is (R8)."""
+    if state.status == FINISHED:
+        return []
+    names = ["you" if name == viewer else name for name in state.players]
+    scores = ", ".join(f"{names[p]} {round_score(state, p)}" for p in range(state.n))
+    lines = [f"If round {state.round} ended now: {scores}."]
+    need = END_TYPES[state.n]
+    types = [sum(1 for c in row if c) for row in state.tables]
+    most = max(range(state.n), key=lambda p: (types[p], -p))
+    owner = "you have" if state.players[most] == viewer else f"{state.players[most]} has"
+    lines.append(f"The round ends when a player has {need} types: {owner} {types[most]} of {need}.")
+    lines.append(f"It also ends when all nine types are on the table ({state.on_table} of 9 now)")
+    lines[-1] += f" or a draw pile is empty ({len(state.draw_piles[0])} and {len(state.draw_piles[1])} cards left)."
+    return lines
+
+
+def round_over(state: State, log: list[dict[str, object]]) -> str:
+    """While the first turns of a new round are played (fewer turns than players since the last round was
+    scored, in ``log``), a line that says the last round is over and how it scored; otherwise ''."""
+    turns = 0
+    for event in reversed(log):
+        kind = event.get("event")
+        if kind in ("lay", "discard"):
+            turns += 1
+        elif kind == "round_scored":
+            if turns >= state.n and state.status != FINISHED:
+                return ""
+            scores = event.get("scores")
+            shown = ", ".join(f"{name} {score}" for name, score in scores.items()) if isinstance(scores, dict) else ""
+            return f"Round {event.get('round')} is over: {shown}. Its score sheet is in the scores below."
+    return ""

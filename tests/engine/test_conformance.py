@@ -86,6 +86,10 @@ def _check_views(game: Game, state: Any, players: list[str], seed: int) -> None:
     for viewer in players:
         view = game.player_view(state, viewer)
         json.dumps(view)
+        lines = game.progress(state, viewer)
+        assert all(isinstance(line, str) and line for line in lines)
+        other_state = game.reshuffle_hidden(state, viewer, seed)
+        assert game.progress(other_state, viewer) == lines, "progress tells only what the viewer may see"
         other = game.reshuffle_hidden(state, viewer, seed)
         assert game.player_view(other, viewer) == view, f"{viewer}'s view shows something hidden from them"
 
@@ -138,6 +142,7 @@ def test_random_playthrough(key: str, players: list[str], options: dict[str, Any
     else:
         pytest.fail(f"no end after {MAX_STEPS} moves")
     result = game.result(state)
+    assert all(game.progress(state, p) == [] for p in players), "no progress lines once the game is over"
     assert result is not None and set(result.ranking) == set(players)
     assert set(result.winners) <= set(players) and set(result.scores) == set(players)
     assert not any(game.legal_moves(state, p) for p in players)

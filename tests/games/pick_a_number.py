@@ -289,6 +289,12 @@ class PickANumber:
         offered = tuple(Choice({"do": "pick", "number": m.number}, f"Pick {m.number}") for m in moves)
         return [ChoiceGroup("pick", f"Pick a number from 1 to {state.highest}", offered)]
 
+    def progress(self, state: State, viewer: str | None) -> list[str]:
+        """The round, and who has picked."""
+        if state.finished:
+            return []
+        return [f"Round {state.round} of {state.rounds}: {len(state.picks)} of {len(state.players)} have picked."]
+
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """'Pick 3'."""
         return f"Pick {move.get('number')}"

@@ -7,7 +7,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import admin, db, games
+from engine.call_to_glory import Options
+from pbem import admin, db, flows, games
 from pbem.audit import Actor
 from pbem.models import OutboxEmail, utcnow
 from tests.apps import Table, new_table
@@ -64,3 +65,41 @@ def test_names_are_isolated_from_the_text_around_them(app: Flask, client: FlaskC
     assert "<h1><bdi>ערב משחק</bdi></h1>" in html and "you are <strong><bdi>שרה</bdi></strong>" in html
     assert "<h3><bdi>שרה</bdi> (you)" in html and "<th><bdi>שרה</bdi></th>" in html
     assert "Waiting for <strong><bdi>ann</bdi></strong>" in html
+
+
+def ann_moves(app: Flask, table: Table) -> None:
+    """ann makes the heuristic bot's choice through the service, as a page's button would."""
+    state = table.state()
+    move = {k: v for k, v in games.bot_move(state, "heuristic").to_json().items() if k != "player"}
+    with app.app_context(), db.write_session() as session:
+        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page")
+
+
+def test_a_round_end_shows_a_banner_and_the_standing_of_the_round(app: Flask, client: FlaskClient) -> None:
+    specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("Bot", kind="heuristic")]
+    table = new_table(app, specs, seed=3, options=Options(rounds=2))
+    html = page(client, table, 0)
+    assert 'class="progress"' in html and "If round 1 ended now:" in html and "of 6." in html
+    assert "round-over" not in html
+    while table.state().round == 1:
+        move = {k: v for k, v in games.bot_move(table.state(), "heuristic").to_json().items() if k != "player"}
+        with app.app_context(), db.write_session() as session:
+            flows.apply_move(
+                session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
+            )
+    html = page(client, table, 0)
+    assert '<p class="flash done round-over">Round 1 is over: ann ' in html and "If round 2 ended now:" in html
+
+
+def test_a_finished_game_shows_no_empty_boxes(app: Flask, client: FlaskClient) -> None:
+    specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("Bot", kind="heuristic")]
+    table = new_table(app, specs, seed=3, options=Options(rounds=1))
+    while not table.state().is_finished:
+        move = {k: v for k, v in games.bot_move(table.state(), "heuristic").to_json().items() if k != "player"}
+        with app.app_context(), db.write_session() as session:
+            flows.apply_move(
+                session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
+            )
+    html = page(client, table, 0)
+    assert "Winner" in html and 'class="progress"' not in html and 'class="choices"' not in html
+    assert "<h2>Time</h2>" not in html and "Where your displaced cards go" not in html

@@ -140,3 +140,15 @@ def test_r8_a_task_reveal_says_what_every_player_scores() -> None:
         notes(reveal)["Reveal task card A: Emperor"]
         == "every player scores 5 per Emperor in front of them: you 0, bob 0"
     )
+
+
+def test_r8_progress_says_what_each_table_scores_now_and_how_near_the_end_is() -> None:
+    state = at_act(
+        ("ann", "bob", "cy"),
+        tables={"ann": {"monk": 2, "emperor": 2, "empress": 2, "daimyo": 2}, "bob": {"farmer": 3}},
+    )
+    lines = GAME.progress(state, "bob")
+    assert lines[0] == "If round 1 ended now: ann 39, you 20, cy 0."
+    assert lines[1] == "The round ends when a player has 5 types: ann has 4 of 5."
+    assert lines[2].startswith("It also ends when all nine types are on the table (5 of 9 now) or a draw pile is empty")
+    assert GAME.progress(state, "ann")[1] == "The round ends when a player has 5 types: you have 4 of 5."
