@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import secrets
+import signal
 import socket
+import subprocess
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from flask import Flask
 from flask.testing import FlaskClient
 from playwright.sync_api import Browser, sync_playwright
@@ -204,3 +209,43 @@ def browser() -> Iterator[Browser]:
             yield chromium
         finally:
             chromium.close()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+GUNICORN_SETTINGS = ROOT / "config" / "gunicorn.conf.py"
+
+
+@pytest.fixture
+def production_server(app: Flask) -> Iterator[str]:
+    """gunicorn as in production (two workers, the settings file) on a free port; its base URL."""
+    port = free_port()
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "PBEM_ENV": "production",
+        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
+        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
+        "PBEM_SERVER_NAME": f"127.0.0.1:{port}",
+        "PBEM_TRUSTED_HOSTS": json.dumps(["127.0.0.1"]),
+        "PBEM_PREFERRED_URL_SCHEME": "https",
+        "PBEM_MAIL_BACKEND": "smtp",
+        "PBEM_RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379",
+    }
+    command = [str(GUNICORN), "-c", str(GUNICORN_SETTINGS), "-w", "2", "-b", f"127.0.0.1:{port}", "pbem:create_app()"]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                requests.get(f"{base}/static/style.css", timeout=5)
+                break
+            except (requests.ConnectionError, requests.Timeout):
+                time.sleep(0.2)
+        else:
+            pytest.fail("gunicorn did not answer")
+        yield base
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        output, _ = proc.communicate(timeout=30)
+    assert "Traceback" not in output, output

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from ..errors import FormatError, IllegalMove, RecordError
+from ..records import check_shape
 from .cardset import CardSet, parse
 from .moves import Move
 from .rules import apply
@@ -36,16 +37,7 @@ def record_of(start: State, moves: Sequence[Move]) -> dict[str, Any]:
 
 
 def _start(data: Any) -> State:
-    if not isinstance(data, dict):
-        raise FormatError("a game record must be a JSON object")
-    if data.get("format") != RECORD_FORMAT:
-        raise FormatError(f"not a game record of format {RECORD_FORMAT!r}")
-    extra = set(data) - _KEYS
-    if extra:
-        raise FormatError(f"unknown key {sorted(extra)[0]!r} in the record")
-    for key in ("players", "moves"):
-        if not isinstance(data.get(key), list):
-            raise FormatError(f"{key!r} must be a list")
+    data = check_shape(data, RECORD_FORMAT, _KEYS)
     card_set = data.get("card_set")
     if not isinstance(card_set, dict) or not isinstance(card_set.get("toml"), str):
         raise FormatError("'card_set' must be an object with the set's TOML text under 'toml'")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..errors import FormatError, IllegalMove, RecordError
+from ..records import check_shape
 from .cards import names
 from .codec import tasks_json
 from .moves import Move
@@ -66,16 +67,7 @@ def parse_record(data: Any) -> Record:
 
 
 def _parse(data: Any) -> Record:
-    if not isinstance(data, dict):
-        raise FormatError("a game record must be a JSON object")
-    if data.get("format") != RECORD_FORMAT:
-        raise FormatError(f"not a game record of format {RECORD_FORMAT!r}")
-    extra = set(data) - _KEYS
-    if extra:
-        raise FormatError(f"unknown key {sorted(extra)[0]!r} in the record")
-    for key in ("players", "moves"):
-        if not isinstance(data.get(key), list):
-            raise FormatError(f"{key!r} must be a list")
+    data = check_shape(data, RECORD_FORMAT, _KEYS)
     options = Options.from_json(data.get("options", {}))
     seed = data.get("seed")
     if seed is not None and type(seed) is not int:

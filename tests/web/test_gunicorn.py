@@ -4,59 +4,27 @@ settings file's hooks freeze what a worker holds (after start, and again once it
 from __future__ import annotations
 
 import gc
-import json
 import runpy
-import signal
-import subprocess
-import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 from flask import Flask
 
-from tests.apps import Table, free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
-SETTINGS = ROOT / "config" / "gunicorn.conf.py"
+from tests.apps import GUNICORN_SETTINGS as SETTINGS
+from tests.apps import Table
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_gunicorn_with_the_settings_file_serves_a_players_page(app: Flask, table: Table) -> None:
+def test_gunicorn_with_the_settings_file_serves_a_players_page(
+    production_server: str, app: Flask, table: Table
+) -> None:
     with app.test_request_context():
         token = table.personal(0)
-    port = free_port()
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "PBEM_ENV": "production",
-        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
-        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
-        "PBEM_SERVER_NAME": f"127.0.0.1:{port}",
-        "PBEM_TRUSTED_HOSTS": json.dumps(["127.0.0.1"]),
-        "PBEM_PREFERRED_URL_SCHEME": "https",
-        "PBEM_MAIL_BACKEND": "smtp",
-        "PBEM_RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379",
-    }
-    command = [str(GUNICORN), "-c", str(SETTINGS), "-w", "1", "-b", f"127.0.0.1:{port}", "pbem:create_app()"]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        page = None
-        deadline = time.monotonic() + 30
-        while page is None and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                page = requests.get(f"http://127.0.0.1:{port}/play/{token}", timeout=2)
-            except requests.ConnectionError:
-                time.sleep(0.2)
-        assert page is not None, "gunicorn did not answer"
-        assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
-        assert page.headers["Cache-Control"] == "no-store"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        output, _ = proc.communicate(timeout=30)
-    assert "Traceback" not in output, output
+    page = requests.get(f"{production_server}/play/{token}", timeout=30)
+    assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
+    assert page.headers["Cache-Control"] == "no-store"
 
 
 def test_the_settings_freeze_a_worker_after_start_and_once_more_after_its_first_requests(

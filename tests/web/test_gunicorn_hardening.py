@@ -3,62 +3,19 @@ slowly do not hold up anyone else, and responses carry HSTS but no ``Server: gun
 
 from __future__ import annotations
 
-import json
-import signal
 import socket
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
 from flask import Flask
 
-from tests.apps import Table, free_port
+from tests.apps import Table
 
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
-SETTINGS = ROOT / "config" / "gunicorn.conf.py"
 SLOW_LINES = 8
 LINE_EVERY = 1.0
 """Each slow client sends a header line every LINE_EVERY seconds, SLOW_LINES of them, then ends its request."""
-
-
-@pytest.fixture
-def server(app: Flask) -> Iterator[str]:
-    """gunicorn as in production (two workers, the settings file) on a free port; its base URL."""
-    port = free_port()
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "PBEM_ENV": "production",
-        "PBEM_SECRET_KEY": app.config["SECRET_KEY"],
-        "PBEM_DATABASE_URL": app.config["DATABASE_URL"],
-        "PBEM_SERVER_NAME": f"127.0.0.1:{port}",
-        "PBEM_TRUSTED_HOSTS": json.dumps(["127.0.0.1"]),
-        "PBEM_PREFERRED_URL_SCHEME": "https",
-        "PBEM_MAIL_BACKEND": "smtp",
-        "PBEM_RATELIMIT_STORAGE_URI": "redis://127.0.0.1:6379",
-    }
-    command = [str(GUNICORN), "-c", str(SETTINGS), "-w", "2", "-b", f"127.0.0.1:{port}", "pbem:create_app()"]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                requests.get(f"{base}/static/style.css", timeout=5)
-                break
-            except (requests.ConnectionError, requests.Timeout):
-                time.sleep(0.2)
-        else:
-            pytest.fail("gunicorn did not answer")
-        yield base
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        output, _ = proc.communicate(timeout=30)
-    assert "Traceback" not in output, output
 
 
 def _slow_client(port: int, started: threading.Event, finished: threading.Event) -> None:
@@ -76,10 +33,10 @@ def _slow_client(port: int, started: threading.Event, finished: threading.Event)
 
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_slow_clients_do_not_delay_other_requests(server: str, table: Table, app: Flask) -> None:
+def test_slow_clients_do_not_delay_other_requests(production_server: str, table: Table, app: Flask) -> None:
     with app.test_request_context():
         token = table.personal(0)
-    port = int(server.rsplit(":", 1)[1])
+    port = int(production_server.rsplit(":", 1)[1])
     events = [(threading.Event(), threading.Event()) for _ in range(2)]
     slow = [threading.Thread(target=_slow_client, args=(port, *pair), daemon=True) for pair in events]
     for thread in slow:
@@ -87,7 +44,7 @@ def test_slow_clients_do_not_delay_other_requests(server: str, table: Table, app
     for started, _ in events:
         assert started.wait(10)
     time.sleep(2 * LINE_EVERY)  # both are being read by now: with sync workers, each holds one of the two
-    page = requests.get(f"{server}/play/{token}", timeout=60)
+    page = requests.get(f"{production_server}/play/{token}", timeout=60)
     answered_first = not any(finished.is_set() for _, finished in events)
     assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
     assert answered_first, "the page waited for the slow clients to finish their requests"
@@ -97,10 +54,10 @@ def test_slow_clients_do_not_delay_other_requests(server: str, table: Table, app
 
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_production_responses_carry_hsts_and_no_server_banner(server: str, table: Table, app: Flask) -> None:
+def test_production_responses_carry_hsts_and_no_server_banner(production_server: str, table: Table, app: Flask) -> None:
     with app.test_request_context():
         token = table.personal(0)
     for path in (f"/play/{token}", "/nowhere", "/static/style.css", "/admin/login"):
-        response = requests.get(f"{server}{path}", timeout=10, allow_redirects=False)
+        response = requests.get(f"{production_server}{path}", timeout=10, allow_redirects=False)
         assert response.headers["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains", path
         assert "gunicorn" not in response.headers.get("Server", "").lower(), response.headers.get("Server")

@@ -1,0 +1,24 @@
+"""What every game's records share: the outer shape of a record (JSON object, format, known keys, lists)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from .errors import FormatError
+
+
+def check_shape(data: Any, record_format: str, keys: Collection[str]) -> dict[str, Any]:
+    """``data`` as a record of ``record_format`` with only ``keys`` and list-valued ``players`` and ``moves``;
+    else FormatError saying what is wrong."""
+    if not isinstance(data, dict):
+        raise FormatError("a game record must be a JSON object")
+    if data.get("format") != record_format:
+        raise FormatError(f"not a game record of format {record_format!r}")
+    extra = set(data) - set(keys)
+    if extra:
+        raise FormatError(f"unknown key {sorted(extra)[0]!r} in the record")
+    for key in ("players", "moves"):
+        if not isinstance(data.get(key), list):
+            raise FormatError(f"{key!r} must be a list")
+    return data
