@@ -232,16 +232,22 @@ def _trigger(state: State, p: Player, when: str, events: list[Event] | None, sho
         _effect(state, p, Move(p.name, "use", card=c), power["effect"], events)
 
 
+_TIMINGS: Final = {
+    "main": ("any", "opponent"),
+    "prepare": ("before",),
+    "facing": ("facing",),
+    "after": ("any", "opponent"),
+}
+"""The timings of cards and powers playable in each step of a turn (after an attempt, "after" ones too)."""
+_AFTER_ATTEMPT: Final = ("any", "opponent", "after")
+
+
 def _plays(state: State, p: Player) -> list[Move]:
-    if not p.hand and not p.allies and not _powered(state, p):
+    powered = _powered(state, p)
+    if not p.hand and not p.allies and not powered:
         return []
     phase = state.phase
-    timings = {
-        "main": ("any", "opponent"),
-        "prepare": ("before",),
-        "facing": ("facing",),
-        "after": ("any", "opponent", "after") if state.attempted else ("any", "opponent"),
-    }.get(phase, ())
+    timings = _AFTER_ATTEMPT if phase == "after" and state.attempted else _TIMINGS.get(phase, ())
     out: list[Move] = []
     sources: list[tuple[str, str, dict[str, Any]]] = []
     for c in p.hand:
@@ -249,7 +255,7 @@ def _plays(state: State, p: Player) -> list[Move]:
         if card.timing in timings and _may_play(state, p, card):
             assert card.effect is not None
             sources.append((c, "play", card.effect))
-    for c in _powered(state, p):
+    for c in powered:
         power = state.cards.cards[c].power
         assert power is not None
         if power["timing"] not in timings or (power["once_per_turn"] and c in state.used):
@@ -377,6 +383,18 @@ def _legal(state: State, move: Move) -> bool:
         return move in legal_moves(state, move.player, do)
     if do in _BARE:
         return state.phase == _BARE[do] and move == Move(move.player, do)
+    if do == "dark":
+        p, att = state.ps[state.current], state.attempt
+        return (
+            state.phase == "prepare"
+            and att is not None
+            and att.dark < 3
+            and p.xp >= 1
+            and state.cards.track[p.level].dark
+            and move == Move(move.player, do)
+        )
+    if do == "draw":
+        return state.phase == "draw" and move.deck in DECKS and move == Move(move.player, do, deck=move.deck)
     if do == "journey":
         p = state.ps[state.current]
         return (
