@@ -27,7 +27,7 @@ from engine.call_to_glory import Move, Options, State
 from engine.call_to_glory.cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES
 from engine.call_to_glory.words import describe_event, describe_move
 
-from . import audit, flows, games, sweeps, timing, waits
+from . import audit, flows, games, sweeps, talk, timing, waits
 from .audit import Actor as Actor
 from .mail import notify, outbox
 from .models import AdminAction, AdminSession, AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
@@ -661,6 +661,8 @@ class GameView:
     counts: dict[str, int] = field(default_factory=dict)
     late: bool = False
     """The deadline of the current decision has passed."""
+    said: list[talk.Said] = field(default_factory=list)
+    """Table talk that players can see (hidden messages are left out)."""
 
     @property
     def running(self) -> bool:
@@ -725,6 +727,7 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
         log=log,
         emails=emails,
         current=current,
+        said=talk.said(session=session, game_id=game_id, names=names),
     )
     for email in emails:
         view.counts[email.status] = view.counts.get(email.status, 0) + 1
@@ -999,6 +1002,14 @@ def bot_decision(*, session: Session, game_id: int, decision: int, actor: Actor)
     )
     flows.apply_move(session=session, game_id=game_id, seat=seat.position, move=move, decision=decision, source="admin")
     return f"The bot decided for {seat.name}: {words}."
+
+
+def hide_message(*, session: Session, game_id: int, message_id: int, actor: Actor, now: datetime | None = None) -> str:
+    """Hide a table-talk message from the players' pages and from emails not yet written; logged."""
+    game = games.get_game(session=session, game_id=game_id, lock=True)
+    message = talk.hide(session=session, game_id=game_id, message_id=message_id, now=_now(now))
+    audit.log_action(session, game, actor, "hide_message", f"hid a message of seat {message.seat + 1}: {message.text}")
+    return "The message is hidden."
 
 
 def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:

@@ -178,3 +178,16 @@ class AdminAction(SQLModel, table=True):
     detail: str = Field(sa_column=Column(Text, nullable=False))
     notice: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     created_at: datetime = _ts()
+
+
+class Message(SQLModel, table=True):
+    """Table talk: a short message one seat said to the others; an organiser may hide it."""
+
+    __table_args__ = (Index("ix_message_game_time", "game_id", "created_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seat: int
+    text: str = Field(max_length=280)
+    created_at: datetime = _ts()
+    hidden_at: datetime | None = _when()

@@ -12,7 +12,7 @@ from engine.call_to_glory import Move, State, present
 from engine.call_to_glory.words import describe_event, describe_move
 from engine.protocol import ChoiceGroup
 
-from . import games, links, timing
+from . import games, links, talk, timing
 from .models import Game, Seat, utcnow
 
 LOG_LINES = 40
@@ -47,6 +47,7 @@ class SeatPage:
     refresh_seconds: int = 60
     progress: list[str] = field(default_factory=list)
     round_over: str = ""
+    said: list[talk.Said] = field(default_factory=list)
 
     @property
     def waiting(self) -> bool:
@@ -88,6 +89,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         timing=timing.page_info(game=game, seats=seats, me=seat, now=utcnow()),
     )
     page.progress = glory.GAME.progress(state, seat.name)
+    page.said = talk.said(session=session, game_id=game.id or 0, names={s.position: s.name for s in seats})
     page.round_over = present.round_over(state, view["log"])
     if link.purpose == links.MOVE and link.move is not None and game.paused_at is None:
         page.pending = link.move

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 from engine.call_to_glory import State
 from engine.call_to_glory.words import LogEntry, narrative
 
-from .. import audit, games, links
+from .. import audit, games, links, talk
 from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
 from . import compose, outbox
 
@@ -293,6 +293,11 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
     ]
     notices = audit.actions_since(session=session, game_id=game.id or 0, since=since)
     notes += [(outbox.as_utc(n.at), n.text) for n in notices if n.seat in (None, seat.position)]
+    notes += [
+        (m.at, f"{m.name} said: “{m.text}”")
+        for m in talk.said(session=session, game_id=game.id or 0, names=names, since=since)
+        if m.name != seat.name
+    ]
     lines = narrative(entries, seat.name, notes)
     if truncated:
         lines.insert(0, "Earlier moves are in the log on your page.")

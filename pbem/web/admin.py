@@ -519,6 +519,7 @@ def _run(game_id: int, action: str) -> str | admin.Export:
         "extend": lambda s: admin.extend_deadline(session=s, game_id=game_id, hours=_form_int("hours", 4), actor=me),
         "bot": lambda s: admin.bot_decision(session=s, game_id=game_id, decision=_form_int("decision", 9), actor=me),
         "retry": lambda s: admin.retry_dead_emails(session=s, game_id=game_id, actor=me),
+        "hide": lambda s: admin.hide_message(session=s, game_id=game_id, message_id=_form_int("message", 10), actor=me),
         "abort": lambda s: admin.abort_game(session=s, game_id=game_id, reason=_form_text("reason"), actor=me),
         "export": lambda s: admin.export_record(session=s, game_id=game_id, actor=me),
         "verify": lambda s: _verified(admin.verify(session=s, game_id=game_id, actor=me)),
@@ -557,7 +558,7 @@ def _precheck(game_id: int, action: str) -> None:
         games.check_text(_form_text("reason"), "the reason", admin.MAX_REASON)
 
 
-ACTIONS = "resend, email, hand, pause, resume, extend, bot, retry, abort, export, verify"
+ACTIONS = "resend, email, hand, pause, resume, extend, bot, retry, hide, abort, export, verify"
 
 
 @bp.post(f"/games/<id:game_id>/<any({ACTIONS}):action>")

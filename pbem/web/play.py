@@ -10,7 +10,8 @@ from werkzeug.wrappers.response import Response as BaseResponse
 
 from engine.call_to_glory.words import describe_move
 
-from .. import db, flows, games, links, pages
+from .. import db, flows, games, links, pages, talk
+from ..models import utcnow
 from .errors import error_page
 from .settings import expired_page
 
@@ -121,3 +122,35 @@ def _form_decision() -> int | None:
 def _small_int(value: str, digits: int) -> int | None:
     """An ASCII whole number of at most ``digits`` digits, else None (``str.isdigit`` accepts '²')."""
     return int(value) if re.fullmatch(f"[0-9]{{1,{digits}}}", value) else None
+
+
+@bp.post("/play/<token>/say")
+def say(token: str) -> Any:
+    """Say something to the table (one line, at most 280 characters); the others see it on their page and in
+    their next email."""
+    try:
+        link = links.read(token)
+    except (links.LinkInvalid, links.LinkExpired) as exc:
+        return link_error(exc)
+    text = request.form.get("message", "")
+    try:
+        with db.write_session() as session:
+            talk.say(
+                session=session,
+                game_id=link.game_id,
+                seat=link.seat,
+                text=text,
+                nonce_tag=link.nonce_tag,
+                now=utcnow(),
+            )
+            nonce = games.seats_of(session=session, game_id=link.game_id)[link.seat].nonce
+    except talk.TooChatty as exc:
+        return error_page(429, exc.message, "Not so fast", [("Retry-After", str(exc.retry_after))])
+    except games.LinkRevoked as exc:
+        return link_error(exc)
+    except games.ServiceError as exc:
+        return error_page(exc.status, exc.message, "That message was not sent")
+    flash("Your message is on the table.", "done")
+    return redirect(
+        url_for("play.page", token=links.personal_token(link.game_id, link.seat, nonce), _anchor="talk"), code=303
+    )

@@ -1,0 +1,79 @@
+"""Table talk: short messages a player says to the table (shown on the others' pages and in their next email)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from . import games
+from .models import Message, utcnow
+from .timing import utc
+
+LONGEST = 280
+PER_WINDOW = 5
+WINDOW = timedelta(minutes=10)
+"""A seat may say at most PER_WINDOW things in WINDOW."""
+SHOWN = 15
+
+
+class TooChatty(games.ServiceError):
+    """A seat said too many things in a short time."""
+
+    status = 429
+    retry_after = int(WINDOW.total_seconds())
+
+
+@dataclass(frozen=True)
+class Said:
+    """One message as pages and emails show it."""
+
+    id: int
+    name: str
+    text: str
+    at: datetime
+
+
+def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str | None, now: datetime) -> Message:
+    """Store what ``seat`` says to the table: one line of at most LONGEST characters, at most PER_WINDOW in WINDOW,
+    not in a game stopped by its organiser, not from a seat a bot plays."""
+    game, seats = games.lock_seat(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag)
+    if game.aborted_at is not None:
+        raise games.GamePaused("This game was stopped by its organiser: the table is closed.")
+    if seats[seat].is_bot:
+        raise games.ServiceError(f"{seats[seat].name} is played by a bot")
+    line = games.check_name(text, "your message", LONGEST)
+    recent = session.exec(
+        select(func.count())
+        .select_from(Message)
+        .where(col(Message.game_id) == game_id, col(Message.seat) == seat, col(Message.created_at) > now - WINDOW)
+    ).one()
+    if recent >= PER_WINDOW:
+        raise TooChatty("You said a lot in a short time: wait a few minutes before the next message.")
+    message = Message(game_id=game_id, seat=seat, text=line, created_at=now)
+    session.add(message)
+    session.flush()
+    return message
+
+
+def said(*, session: Session, game_id: int, names: dict[int, str], since: datetime | None = None) -> list[Said]:
+    """What was said at a game and not hidden, oldest first: after ``since``, or the latest SHOWN."""
+    query = select(Message).where(col(Message.game_id) == game_id, col(Message.hidden_at).is_(None))
+    if since is not None:
+        rows = list(session.exec(query.where(col(Message.created_at) > since).order_by(col(Message.id))))
+    else:
+        rows = list(session.exec(query.order_by(col(Message.id).desc()).limit(SHOWN)))[::-1]
+    return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow()) for r in rows]
+
+
+def hide(*, session: Session, game_id: int, message_id: int, now: datetime) -> Message:
+    """Hide a message from the table (the organiser's call); ServiceError if the game has no such message."""
+    message = session.get(Message, message_id) if 0 < message_id < 2**31 else None
+    if message is None or message.game_id != game_id:
+        raise games.ServiceError("this game has no such message")
+    if message.hidden_at is None:
+        message.hidden_at = now
+        session.add(message)
+    return message
