@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
 
-from .errors import FormatError
+from .errors import FormatError, IllegalMove, RecordError
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 
 def check_shape(data: Any, record_format: str, keys: Collection[str]) -> dict[str, Any]:
@@ -22,3 +25,19 @@ def check_shape(data: Any, record_format: str, keys: Collection[str]) -> dict[st
         if not isinstance(data.get(key), list):
             raise FormatError(f"{key!r} must be a list")
     return data
+
+
+def apply_all(state: S, entries: list[Any], parse: Callable[[Any], M], apply: Callable[[S, M], None]) -> list[M]:
+    """Parse and apply a record's moves in order; the first bad one raises RecordError with its index (a move
+    that is not of the format has no rule; an illegal one names the rule that forbids it)."""
+    moves: list[M] = []
+    for i, entry in enumerate(entries):
+        try:
+            move = parse(entry)
+            apply(state, move)
+        except FormatError as exc:
+            raise RecordError(i, None, str(exc)) from None
+        except IllegalMove as exc:
+            raise RecordError(i, exc.rule, exc.message) from None
+        moves.append(move)
+    return moves

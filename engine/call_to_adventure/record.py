@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..errors import FormatError, IllegalMove, RecordError
-from ..records import check_shape
+from ..errors import FormatError, RecordError
+from ..records import apply_all, check_shape
 from .cardset import CardSet, parse
 from .moves import Move
 from .rules import apply
@@ -64,14 +64,5 @@ def replay(data: Any) -> tuple[State, State, list[Move]]:
     except FormatError as exc:
         raise RecordError(None, None, str(exc)) from None
     state = start.clone()
-    moves: list[Move] = []
-    for i, entry in enumerate(data["moves"]):
-        try:
-            move = Move.from_json(entry)
-            apply(state, move)
-        except FormatError as exc:
-            raise RecordError(i, None, str(exc)) from None
-        except IllegalMove as exc:
-            raise RecordError(i, exc.rule, exc.message) from None
-        moves.append(move)
+    moves = apply_all(state, data["moves"], Move.from_json, apply)
     return start, state, moves

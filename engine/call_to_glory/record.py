@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..errors import FormatError, IllegalMove, RecordError
-from ..records import check_shape
+from ..errors import FormatError, RecordError
+from ..records import apply_all, check_shape
 from .cards import names
 from .codec import tasks_json
 from .moves import Move
@@ -87,13 +87,5 @@ def replay(data: Any) -> tuple[Record, State]:
     """Parse a decoded record and apply its moves; the first bad move raises RecordError."""
     record = parse_record(data)
     state = record.start()
-    for i, entry in enumerate(data["moves"]):
-        try:
-            move = Move.from_json(entry)
-            apply(state, move)
-        except FormatError as exc:
-            raise RecordError(i, None, str(exc)) from None
-        except IllegalMove as exc:
-            raise RecordError(i, exc.rule, exc.message) from None
-        record.moves.append(move)
+    record.moves = apply_all(state, data["moves"], Move.from_json, apply)
     return record, state

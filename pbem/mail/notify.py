@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
@@ -315,7 +316,7 @@ def _queue_game_over(session: Session, game: Game, seats: Sequence[Seat], state:
 
 def _queue(
     session: Session,
-    game: Game,
+    game: Game | None,
     seat: Seat | None,
     email: compose.Email,
     dedupe_key: str | None,
@@ -329,7 +330,7 @@ def _queue(
         subject=email.subject,
         text=email.text,
         html=email.html,
-        game_id=game.id,
+        game_id=game.id if game is not None else None,
         seat_id=seat.id if seat is not None else None,
         headers=email.headers,
         attachments=email.attachments,
@@ -375,18 +376,10 @@ def request_fresh_link(*, session: Session, token: str, now: datetime | None = N
         raise links.LinkInvalid
     if not reachable(seat):
         return None
-    for window, most in FRESH_LINK_LIMITS:
-        sent = session.exec(
-            select(func.count())
-            .select_from(OutboxEmail)
-            .where(
-                OutboxEmail.seat_id == seat.id,
-                OutboxEmail.kind == "fresh_link",
-                col(OutboxEmail.created_at) > now - window,
-            )
-        ).one()
-        if sent >= most:
-            raise TooManyRequests("A fresh link was sent to this seat a short while ago. Please try again later.")
+    if _sent_too_often(
+        session, FRESH_LINK_LIMITS, now, OutboxEmail.kind == "fresh_link", OutboxEmail.seat_id == seat.id
+    ):
+        raise TooManyRequests("A fresh link was sent to this seat a short while ago. Please try again later.")
     game = games.get_game(session=session, game_id=link.game_id)
     seats = games.seats_of(session=session, game_id=link.game_id)
     row = _queue(session, game, seat, compose.fresh_link(game=game, seats=seats, seat=seat), None)
@@ -417,26 +410,17 @@ def send_lost_links(*, session: Session, address: str, now: datetime | None = No
     )
     if not seats:
         return None
-    for window, most in LOST_LINKS_LIMITS:
-        sent = session.exec(
-            select(func.count())
-            .select_from(OutboxEmail)
-            .where(
-                OutboxEmail.kind == "lost_links",
-                func.lower(col(OutboxEmail.to_addr)) == address.lower(),
-                col(OutboxEmail.created_at) > now - window,
-            )
-        ).one()
-        if sent >= most:
-            return None
+    to_address = func.lower(col(OutboxEmail.to_addr)) == address.lower()
+    if _sent_too_often(session, LOST_LINKS_LIMITS, now, OutboxEmail.kind == "lost_links", to_address):
+        return None
     entries = [(games.get_game(session=session, game_id=seat.game_id), seat) for seat in seats]
-    email = compose.lost_links(to=address, entries=entries)
-    return outbox.queue(
-        session=session,
-        kind=email.kind,
-        to=email.to,
-        subject=email.subject,
-        text=email.text,
-        html=email.html,
-        now=now,
-    )
+    return _queue(session, None, None, compose.lost_links(to=address, entries=entries), None, now=now)
+
+
+def _sent_too_often(session: Session, limits: Sequence[tuple[timedelta, int]], now: datetime, *which: Any) -> bool:
+    """True if the outbox holds ``most`` emails matching ``which`` in the last ``window``, for any of ``limits``."""
+    for window, most in limits:
+        recent = select(func.count()).select_from(OutboxEmail).where(*which, col(OutboxEmail.created_at) > now - window)
+        if session.exec(recent).one() >= most:
+            return True
+    return False

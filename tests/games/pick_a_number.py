@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import FormatError, IllegalMove, OptionsError, RecordError
 from engine.protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
+from engine.records import apply_all
 
 FORMAT = "pick-a-number/1"
 STATE_FORMAT = "pick-a-number-state/1"
@@ -317,19 +318,13 @@ class PickANumber:
         except FormatError as exc:
             raise RecordError(None, None, str(exc)) from None
         state = self.clone(start)
-        moves = []
-        for i, entry in enumerate(data["moves"]):
-            try:
-                if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
-                    raise FormatError("a move needs its player")
-                move = self.parse_move(entry["player"], entry)
-                self.apply(state, move)
-            except FormatError as exc:
-                raise RecordError(i, None, str(exc)) from None
-            except IllegalMove as exc:
-                raise RecordError(i, exc.rule, exc.message) from None
-            moves.append(move)
+        moves = apply_all(state, data["moves"], self._parse_entry, self.apply)
         return start, state, moves
+
+    def _parse_entry(self, entry: Any) -> Pick:
+        if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
+            raise FormatError("a move needs its player")
+        return self.parse_move(entry["player"], entry)
 
     def reshuffle_hidden(self, state: State, viewer: str, seed: int) -> State:
         """Other players' picks of this round drawn anew."""
