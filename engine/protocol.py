@@ -64,7 +64,8 @@ class Milestone:
 
 @dataclass(frozen=True, slots=True)
 class OptionField:
-    """One option of a game, as a form shows it: ``kind`` is ``bool``, ``choice``, ``int`` or ``text``."""
+    """One option of a game, as a form shows it: ``kind`` is ``bool``, ``choice``, ``int``, ``text`` or ``player``
+    (one of the players' names); ``choices`` (value, label) limit a ``choice`` or ``int`` to those values."""
 
     name: str
     label: str
@@ -184,6 +185,16 @@ class Game(Protocol):
 
     def parse_move(self, player: str, data: Any) -> Any:
         """A move of ``player`` from a record entry or a form (its ``player`` key is ignored); ``FormatError``."""
+        ...
+
+    def is_standing(self, move: Any) -> bool:
+        """True for a standing move: a setting a player may change at any time, outside their decisions (Call to
+        Glory's discard preference). It is never bound to a decision, is allowed while a game is paused, and is
+        not listed by ``legal_moves``; the same value again must leave ``to_json(state)`` unchanged."""
+        ...
+
+    def settings(self, state: Any, player: str) -> list[ChoiceGroup]:
+        """The standing moves ``player`` may make now, grouped for buttons (empty for a game without any)."""
         ...
 
     def apply(self, state: Any, move: Any, events: list[Event] | None = None) -> None:

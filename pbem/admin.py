@@ -318,7 +318,7 @@ def check_timezone(value: Any, who: str) -> str:
     """A time zone name of the tz database (Europe/Amsterdam, UTC …)."""
     if not isinstance(value, str) or not value.strip() or len(value) > 64:
         raise games.ServiceError(f"{who}'s time zone must be a name such as Europe/Amsterdam or UTC")
-    return games.check_seat(games.SeatSpec(name=who, timezone=value.strip())).timezone
+    return games.check_seat(games.SeatSpec(name=who, timezone=value.strip()), glory.GAME).timezone
 
 
 def require_email(value: Any, who: str) -> str:
@@ -345,7 +345,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
             if row.name.strip() or row.email.strip():
                 errors[f"{key}-kind"] = "choose a person or a bot for this seat, or clear its name and email"
             continue
-        if row.kind not in games.KINDS:
+        if row.kind not in games.seat_kinds(glory.GAME):
             errors[f"{key}-kind"] = f"a seat is a person or one of the bots ({', '.join(glory.GAME.bots)})"
             continue
         name = row.name.strip()
@@ -362,7 +362,7 @@ def _seat_specs(rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, 
         language = _checked(errors, f"{key}-language", check_language, row.language)
         zone = _checked(errors, f"{key}-timezone", check_timezone, row.timezone, who)
         if name and email and language and zone:
-            specs[i] = games.check_seat(games.SeatSpec(name, email, language, zone, "human"))
+            specs[i] = games.check_seat(games.SeatSpec(name, email, language, zone, "human"), glory.GAME)
     seen: set[str] = set()
     for i, spec in specs.items():
         if spec.name in seen:
@@ -447,9 +447,11 @@ def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed:
             session=session,
             name=checked.name,
             seats=checked.seats,
-            options=checked.options,
+            options={
+                **checked.options.to_json(),
+                **({"first_player": checked.first_player} if checked.first_player else {}),
+            },
             random_order=new.random_order,
-            first_player=checked.first_player,
             seed=seed,
             organiser_email=checked.organiser_email,
             policy=checked.policy,
@@ -732,7 +734,7 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
     for email in emails:
         view.counts[email.status] = view.counts.get(email.status, 0) + 1
     if current is not None and view.running:
-        view.bot_move = describe_move(games.bot_move(state, "heuristic").to_json())
+        view.bot_move = describe_move(games.bot_move(glory.GAME, state, state.current_player).to_json())
         deadline = timing.utc(game.deadline_at)
         view.late = deadline is not None and deadline < _now(now)
     return view
@@ -769,7 +771,7 @@ def _play_bots(session: Session, game: Game) -> int:
     seat = seats[state.current]
     if not seat.is_bot:
         return 0
-    move = {k: v for k, v in games.bot_move(state, seat.kind).to_json().items() if k != "player"}
+    move = {k: v for k, v in games.bot_move(glory.GAME, state, seat.name, seat.kind).to_json().items() if k != "player"}
     outcome = flows.apply_move(
         session=session, game_id=game.id or 0, seat=seat.position, move=move, decision=state.ply, source="bot"
     )
@@ -871,7 +873,7 @@ def hand_seat(
     """
     game = _running(session, game_id, unpaused=False)
     seats, target = _seat(session, game_id, seat)
-    if kind not in games.KINDS:
+    if kind not in games.seat_kinds(glory.GAME):
         raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(glory.GAME.bots)})")
     _rotate(target)
     if kind == "human":
@@ -989,7 +991,7 @@ def bot_decision(*, session: Session, game_id: int, decision: int, actor: Actor)
     if decision != state.ply:
         raise games.AlreadyPlayed
     seat = games.seats_of(session=session, game_id=game_id)[state.current]
-    move = {k: v for k, v in games.bot_move(state, "heuristic").to_json().items() if k != "player"}
+    move = {k: v for k, v in games.bot_move(glory.GAME, state, state.current_player).to_json().items() if k != "player"}
     words = describe_move(move)
     audit.log_action(
         session,

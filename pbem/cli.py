@@ -7,7 +7,7 @@ from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 from sqlmodel import col, select
 
-from engine import call_to_glory as glory
+import engine
 
 from . import db, flows, games, links, scheduler
 from .models import Game
@@ -43,43 +43,49 @@ def _parse_player(text: str) -> games.SeatSpec:
     return games.SeatSpec(name=name.strip(), email=email)
 
 
+def _parse_option(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise click.BadParameter(f"{text!r}: write an option as NAME=VALUE", param_hint="--option")
+    return name.strip(), value
+
+
 @click.command("create-game")
 @click.option("--name", required=True, help="the game's name")
+@click.option(
+    "--game", "game_key", default=games.DEFAULT_GAME, show_default=True, help="which game (see list-games --kinds)"
+)
 @click.option("--player", "players", multiple=True, required=True, help="'Ann <ann@example.com>' or 'bot:heuristic'")
-@click.option("--rounds", type=int, default=None)
-@click.option("--imperial-tasks", is_flag=True)
-@click.option("--ninja-power", is_flag=True)
+@click.option("--option", "options", multiple=True, help="a game option as NAME=VALUE (repeat); see list-games --kinds")
 @click.option("--random-order", is_flag=True, help="shuffle the seats")
-@click.option("--first-player", default=None, help="name of the round-1 start player (default: the first seat)")
 @click.option("--organiser", default=None, help="the organiser's email address (told when a player leaves …)")
 @with_appcontext
 def create_game(
     name: str,
+    game_key: str,
     players: tuple[str, ...],
-    rounds: int | None,
-    imperial_tasks: bool,
-    ninja_power: bool,
+    options: tuple[str, ...],
     random_order: bool,
-    first_player: str | None,
     organiser: str | None,
 ) -> None:
     """Create a game and print each seat's personal link."""
     specs = [_parse_player(p) for p in players]
     bots = 0
     for spec in specs:
-        if spec.kind != "human":
+        if spec.kind != games.HUMAN:
             bots += 1
             spec.name = f"Bot {bots}"
-    options = glory.Options(rounds=rounds, imperial_tasks=imperial_tasks, ninja_power=ninja_power)
     try:
+        rules = games.rules_of(game_key)
+        values = games.option_values(rules, dict(_parse_option(o) for o in options))
         with db.write_session() as session:
             game = flows.create_game(
                 session=session,
                 name=name,
                 seats=specs,
-                options=options,
+                game=rules.key,
+                options=values,
                 random_order=random_order,
-                first_player=first_player,
                 organiser_email=organiser,
             )
             game_id = game.id or 0
@@ -101,17 +107,26 @@ def _echo_links(game_id: int) -> None:
 
 
 @click.command("list-games")
-@click.option("--status", default=None, help="playing, revealing or finished")
+@click.option("--status", default=None, help="playing or finished")
+@click.option("--kinds", is_flag=True, help="list the games this server has, with their options and bots, instead")
 @with_appcontext
-def list_games(status: str | None) -> None:
-    """List the games, newest first."""
+def list_games(status: str | None, kinds: bool) -> None:
+    """List the games, newest first (or, with --kinds, the games this server can host)."""
+    if kinds:
+        for rules in engine.GAMES.values():
+            click.echo(f"{rules.key}: {rules.title}, {rules.min_players}-{rules.max_players} players")
+            click.echo(f"  bots: {', '.join(rules.bots)}")
+            for option in rules.option_fields:
+                values = f" ({', '.join(c for c, _ in option.choices if c)})" if option.choices else ""
+                click.echo(f"  --option {option.name}=<{option.kind}{values}>  {option.label}")
+        return
     query = select(Game).order_by(col(Game.id).desc())
     if status:
         query = query.where(Game.status == status)
     for game in db.get_session().exec(query):
-        state = games.load_state(game)
-        turn = state.current_player or "-"
-        click.echo(f"{game.id:>6}  {game.status:<9}  round {state.round}  to act: {turn:<12}  {game.name}")
+        rules = games.rules_of(game)
+        waiting = ", ".join(rules.waiting_for(rules.from_json(game.state))) or "-"
+        click.echo(f"{game.id:>6}  {game.game:<18} {game.status:<9}  waiting for: {waiting:<20}  {game.name}")
 
 
 @click.command("links")

@@ -7,12 +7,10 @@ call these; ``pbem.games`` itself never sends anything.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlmodel import Session
-
-from engine.call_to_glory import Options
 
 from . import games, timing
 from .mail import notify
@@ -24,9 +22,9 @@ def create_game(
     session: Session,
     name: str,
     seats: Sequence[games.SeatSpec],
-    options: Options | None = None,
+    game: str = games.DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
     random_order: bool = False,
-    first_player: str | None = None,
     seed: int | None = None,
     organiser_email: str | None = None,
     policy: timing.Policy | None = None,
@@ -36,9 +34,9 @@ def create_game(
         session=session,
         name=name,
         seats=seats,
+        game=game,
         options=options,
         random_order=random_order,
-        first_player=first_player,
         seed=seed,
         organiser_email=organiser_email,
         policy=policy,
@@ -53,7 +51,7 @@ def apply_move(
     game_id: int,
     seat: int,
     move: dict[str, Any],
-    decision: int | None,
+    decision: str | int | None,
     source: str,
     nonce_tag: str | None = None,
 ) -> games.MoveOutcome:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from collections.abc import Sequence
+import zlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -20,18 +21,23 @@ from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from engine import call_to_glory as glory
-from engine.call_to_glory import IllegalMove, Move, Options, State
+import engine
+from engine.errors import FormatError, IllegalMove, OptionsError
+from engine.protocol import Decision
+from engine.protocol import Game as Rules
 
 from . import links, timing, waits
 from .models import Game, MoveRecord, Seat, utcnow
 
-KINDS = ("human", *glory.GAME.bots)
+HUMAN = "human"
 MAX_GAME_NAME = 80
+MAX_PLAYER_NAME = 40
 MAX_EMAIL = 254
-PREFERENCE_CHANGES = 10
-PREFERENCE_WINDOW = timedelta(minutes=10)
-"""A person may change their discard preference at most PREFERENCE_CHANGES times per PREFERENCE_WINDOW."""
+DEFAULT_GAME = "call-to-glory"
+STANDING_CHANGES = 10
+STANDING_WINDOW = timedelta(minutes=10)
+"""A person may change a standing setting (a move outside their decisions, such as Call to Glory's discard
+preference) at most STANDING_CHANGES times per STANDING_WINDOW."""
 
 
 # Statements built once: building SQLAlchemy expressions costs more than running them on a small table.
@@ -91,11 +97,19 @@ class GameOver(ServiceError):
     status = 409
 
 
+class BadOptions(ServiceError):
+    """Options the game refused: ``errors`` maps each option's name to its message."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" if k else v for k, v in errors.items()))
+        self.errors = errors
+
+
 class TooManyChanges(ServiceError):
-    """A seat changed its discard preference too often in a short time (PREFERENCE_CHANGES per PREFERENCE_WINDOW)."""
+    """A seat changed a standing setting too often in a short time (STANDING_CHANGES per STANDING_WINDOW)."""
 
     status = 429
-    retry_after = int(PREFERENCE_WINDOW.total_seconds())
+    retry_after = int(STANDING_WINDOW.total_seconds())
 
 
 class AlreadyPlayed(Exception):
@@ -110,29 +124,21 @@ class SeatSpec:
     email: str | None = None
     language: str = "en"
     timezone: str = "UTC"
-    kind: str = "human"
+    kind: str = HUMAN
 
 
 @dataclass(frozen=True)
 class Before:
-    """What followed a change needs to know of the state before it (``Before.of(state)``, taken first)."""
+    """The state before a change (a copy), and who was waited on for what then: ``Before.of`` takes it first,
+    the emails compare it with the state after (new decisions, milestones)."""
 
-    ply: int
-    turn: int
-    round: int
-    status: str
-    current: int
-    rounds_scored: int
+    state: Any
+    waiting: dict[str, Decision]
 
     @classmethod
-    def of(cls, state: State) -> Before:
+    def of(cls, rules: Rules, state: Any) -> Before:
         """Capture ``state`` before it changes."""
-        return cls(state.ply, state.turn, state.round, state.status, state.current, len(state.round_scores))
-
-    @property
-    def decision(self) -> tuple[int, int, str, int]:
-        """Who must decide what; it changes with the seat to act, a new round or a reveal, never within a turn."""
-        return (self.turn, self.round, self.status, self.current)
+        return cls(rules.clone(state), rules.waiting_for(state))
 
 
 @dataclass
@@ -141,10 +147,90 @@ class MoveOutcome:
     the state before (None for a new game); ``pbem.flows`` hands it to ``mail.notify``."""
 
     game: Game
-    state: State
+    state: Any
     logged: list[MoveRecord] = field(default_factory=list)
     seats: list[Seat] = field(default_factory=list)
     before: Before | None = None
+
+    @property
+    def rules(self) -> Rules:
+        """The game's rules (its entry in ``engine.GAMES``)."""
+        return rules_of(self.game)
+
+
+def rules_of(game: Game | str) -> Rules:
+    """The rules of a stored game (or of a game key), from ``engine.GAMES``."""
+    key = game if isinstance(game, str) else game.game
+    try:
+        return engine.GAMES[key]
+    except KeyError:
+        raise GameNotFound(f"this server does not know the game {key!r}") from None
+
+
+def seat_kinds(rules: Rules) -> tuple[str, ...]:
+    """What may sit at a seat of this game: a person, or one of its bots."""
+    return (HUMAN, *rules.bots)
+
+
+def default_bot(rules: Rules) -> str:
+    """The bot that stands in for a person (timeouts, a seat left): the game's ``heuristic`` bot, or its first."""
+    return "heuristic" if "heuristic" in rules.bots else next(iter(rules.bots))
+
+
+def decision_of(rules: Rules, state: Any, player: str) -> Decision | None:
+    """The open decision of ``player``, or None."""
+    return rules.waiting_for(state).get(player)
+
+
+TRUE = ("1", "true", "yes", "on", "y")
+FALSE = ("", "0", "false", "no", "off", "n")
+
+
+def option_values(rules: Rules, raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A form's or a command line's option texts as the game's options.
+
+    Each of ``rules.option_fields`` by its kind (``bool``, ``int``, ``choice``, ``text``, ``player``); a field
+    with ``choices`` takes only those; an empty text leaves the game's default. A value of the wrong kind
+    raises BadOptions naming the option; names the game does not know are left for the game to refuse.
+    """
+    fields = {f.name: f for f in rules.option_fields}
+    out: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for name, value in raw.items():
+        spec = fields.get(name)
+        if spec is None or not isinstance(value, str):
+            out[name] = value
+            continue
+        text = value.strip()
+        if spec.kind == "bool":
+            if text.lower() not in TRUE + FALSE:
+                errors[name] = f"{spec.label}: say yes or no, not {value!r}"
+            out[name] = text.lower() in TRUE
+            continue
+        if not text:
+            continue
+        if spec.kind == "int":
+            try:
+                out[name] = int(text)
+            except ValueError:
+                errors[name] = f"{spec.label}: {value!r} is not a whole number"
+        if spec.choices and text not in {c for c, _ in spec.choices}:
+            errors[name] = f"{spec.label}: {value!r} is not one of {', '.join(c for c, _ in spec.choices if c)}"
+        elif spec.kind != "int":
+            out[name] = text
+    if errors:
+        raise BadOptions(errors)
+    return out
+
+
+def is_over(rules: Rules, state: Any) -> bool:
+    """True once the game has a result."""
+    return rules.result(state) is not None
+
+
+def move_body(move: Any) -> dict[str, Any]:
+    """A move as a link or a form carries it: its record entry without the player."""
+    return {k: v for k, v in move.to_json().items() if k != "player"}
 
 
 def check_text(value: Any, what: str, longest: int) -> str:
@@ -168,11 +254,14 @@ def check_name(value: Any, what: str, longest: int) -> str:
     return name
 
 
-def check_seat(spec: SeatSpec) -> SeatSpec:
-    """Validate one seat's fields, with a message naming the field."""
-    name = check_name(spec.name, "a player's name", glory.state.MAX_NAME)
-    if spec.kind not in KINDS:
-        raise ServiceError(f"a seat is one of {', '.join(KINDS)}, not {spec.kind!r}")
+def check_seat(spec: SeatSpec, rules: Rules | None = None) -> SeatSpec:
+    """Validate one seat's fields (its kind among those of ``rules``, by default DEFAULT_GAME's), with a
+    message naming the field."""
+    rules = rules or rules_of(DEFAULT_GAME)
+    name = check_name(spec.name, "a player's name", MAX_PLAYER_NAME)
+    kinds = seat_kinds(rules)
+    if spec.kind not in kinds:
+        raise ServiceError(f"a seat is one of {', '.join(kinds)}, not {spec.kind!r}")
     email = check_email(spec.email, f"{name}'s email") if spec.email else None
     try:
         ZoneInfo(spec.timezone)
@@ -205,50 +294,51 @@ def create_game(
     session: Session,
     name: str,
     seats: Sequence[SeatSpec],
-    options: Options | None = None,
+    game: str = DEFAULT_GAME,
+    options: Mapping[str, Any] | None = None,
     random_order: bool = False,
-    first_player: str | None = None,
     seed: int | None = None,
     organiser_email: str | None = None,
     policy: timing.Policy | None = None,
 ) -> MoveOutcome:
-    """Create a game with its seats and the engine's first state; bots to move play at once."""
+    """Create a game of ``game`` (a key of ``engine.GAMES``) with its seats and the engine's first state; bots
+    with a decision make it at once. ``options`` are the game's, as a form or a record gives them: checked by
+    the game (``OptionsError`` names each bad one)."""
+    rules = rules_of(game)
     name = check_name(name, "the game's name", MAX_GAME_NAME)
     organiser = check_email(organiser_email, "the organiser's email") if organiser_email else None
-    specs = [check_seat(s) for s in seats]
+    specs = [check_seat(s, rules) for s in seats]
+    if not rules.min_players <= len(specs) <= rules.max_players:
+        raise ServiceError(f"{rules.title} is for {_players(rules)}, not {len(specs)}")
     if random_order:
         secrets.SystemRandom().shuffle(specs)
-    options = options or Options()
-    if first_player is not None:
-        options = Options(
-            rounds=options.rounds,
-            imperial_tasks=options.imperial_tasks,
-            ninja_power=options.ninja_power,
-            first_player=first_player,
-            task_decks=options.task_decks,
-        )
+    names = [s.name for s in specs]
+    try:
+        checked = rules.parse_options(dict(options or {}), names)
+    except OptionsError as exc:
+        raise BadOptions(exc.errors) from None
     seed = secrets.randbits(63) if seed is None else seed
     try:
-        state = glory.new_game([s.name for s in specs], options, seed=seed)
-    except glory.FormatError as exc:
+        state = rules.new_game(names, checked, seed)
+    except FormatError as exc:
         raise ServiceError(str(exc)) from None
-    game = Game(
-        game=glory.GAME.key,
+    row = Game(
+        game=rules.key,
         name=name,
-        options=options.to_json(),
+        options=checked,
         seed=seed,
-        state=glory.to_json(state),
-        status=state.status,
+        state=rules.to_json(state),
+        status=_status(rules, state),
     )
-    game.organiser_email = organiser
-    game.policy = (policy or timing.Policy()).to_json()
-    session.add(game)
+    row.organiser_email = organiser
+    row.policy = (policy or timing.Policy()).to_json()
+    session.add(row)
     session.flush()
-    assert game.id is not None
+    assert row.id is not None
     for position, spec in enumerate(specs):
         session.add(
             Seat(
-                game_id=game.id,
+                game_id=row.id,
                 position=position,
                 name=spec.name,
                 email=spec.email,
@@ -259,10 +349,21 @@ def create_game(
             )
         )
     session.flush()
-    outcome = MoveOutcome(game, state, seats=seats_of(session=session, game_id=game.id))
+    outcome = MoveOutcome(row, state, seats=seats_of(session=session, game_id=row.id))
     _run_bots(session, outcome, outcome.seats, next_seq=1)
     _store(session, outcome, expected_version=0)
     return outcome
+
+
+def _players(rules: Rules) -> str:
+    low, high = rules.min_players, rules.max_players
+    if low == high:
+        return f"{low} player{'s' if low != 1 else ''}"
+    return f"{low} to {high} players"
+
+
+def _status(rules: Rules, state: Any) -> str:
+    return "finished" if is_over(rules, state) else "playing"
 
 
 def get_game(*, session: Session, game_id: int, lock: bool = False) -> Game:
@@ -279,9 +380,9 @@ def seats_of(*, session: Session, game_id: int) -> list[Seat]:
     return list(session.exec(_SEATS, params={"game_id": game_id}))
 
 
-def load_state(game: Game) -> State:
+def load_state(game: Game) -> Any:
     """The engine state of a game's snapshot."""
-    return glory.from_json(game.state)
+    return rules_of(game).from_json(game.state)
 
 
 def lock_seat(*, session: Session, game_id: int, seat: int, nonce_tag: str | None = None) -> tuple[Game, list[Seat]]:
@@ -306,68 +407,78 @@ def apply_move(
     game_id: int,
     seat: int,
     move: dict[str, Any],
-    decision: int | None,
+    decision: str | int | None,
     source: str,
     nonce_tag: str | None = None,
 ) -> MoveOutcome:
-    """Apply one move for one seat, if ``decision`` (the state's ``ply``) is still the open one.
+    """Apply one move for one seat, if ``decision`` (the id of the seat's open decision) is still open.
 
+    A standing move (``rules.is_standing``: a setting a player may change at any time) needs no decision, is
+    allowed while the game is paused, and is rate-limited for people; the same value again logs nothing.
     With ``nonce_tag`` (from a link), the seat's current nonce must match it, else LinkRevoked.
-    Raises AlreadyPlayed when the decision was already made, ServiceError (with the
-    rule) for a malformed or illegal move. Bots whose turn follows play at once.
+    Raises AlreadyPlayed when the decision was already made, ServiceError (with the rule) for a malformed or
+    illegal move. Bots with a decision after it make theirs at once.
     """
     game, seats = lock_seat(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag)
-    preference = isinstance(move, dict) and move.get("do") == "preference"
-    if game.aborted_at is not None:
-        raise GamePaused("This game was stopped by its organiser: no more moves can be made.")
-    if game.paused_at is not None and source != "admin" and not preference:
-        raise GamePaused(f"This game is paused. {game.paused_reason or ''} Moves wait until the organiser resumes it.")
-    if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
-        raise ServiceError(f"{seats[seat].name} is played by a bot")
-    state = load_state(game)
-    before = Before.of(state)
+    rules = rules_of(game)
     if not isinstance(move, dict):
         raise ServiceError("a move must be an object")
-    if move.get("do") != "preference" and decision is not None and decision != state.ply:
-        raise AlreadyPlayed
+    player = seats[seat].name
     try:
-        parsed = Move.from_json({**move, "player": seats[seat].name})
-    except glory.FormatError as exc:
+        parsed = rules.parse_move(player, move)
+    except FormatError as exc:
         raise ServiceError(str(exc)) from None
-    if parsed.do != "preference" and state.is_finished:
-        raise AlreadyPlayed
+    standing = rules.is_standing(parsed)
+    if game.aborted_at is not None:
+        raise GamePaused("This game was stopped by its organiser: no more moves can be made.")
+    if game.paused_at is not None and source != "admin" and not standing:
+        raise GamePaused(f"This game is paused. {game.paused_reason or ''} Moves wait until the organiser resumes it.")
+    if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
+        raise ServiceError(f"{player} is played by a bot")
+    state = rules.from_json(game.state)
+    over = is_over(rules, state)
+    if standing and over:
+        raise GameOver("This game is over: its settings can no longer change.")
+    if not standing:
+        waiting = {} if over else rules.waiting_for(state)
+        current = {d.id for d in waiting.values()}
+        mine = waiting.get(player)
+        stale = over or (decision is not None and str(decision) != (mine.id if mine else None))
+        # a decision still open, of someone else, goes on: the game refuses the move (not your turn)
+        if stale and (mine is not None or str(decision) not in current):
+            raise AlreadyPlayed
+    before = Before.of(rules, state)
     outcome = MoveOutcome(game, state, seats=seats, before=before)
-    if parsed.do == "preference":
-        if state.is_finished:
-            raise GameOver("This game is over: its discard preferences can no longer change.")
-        if glory.PREFERENCES[state.preferences[seat]] == parsed.discard_preference:
-            return outcome  # the same value again: nothing changes, nothing is logged
-        if source in ("page", "link"):
-            _check_preference_rate(session, game_id, seat, utcnow())
+    if standing and source in ("page", "link"):
+        _check_standing_rate(session, rules, game_id, seat, utcnow())
     version = game.version
     next_seq = _next_seq(session, game_id)
     try:
         _apply_logged(session, outcome, seats[seat], parsed, source, next_seq)
     except IllegalMove as exc:
         raise ServiceError(exc.message, exc.rule) from None
+    if standing and rules.to_json(state) == game.state:
+        outcome.logged.clear()
+        return outcome  # the same value again: nothing changes, nothing is logged
     _run_bots(session, outcome, seats, next_seq + 1)
     _store(session, outcome, expected_version=version)
     return outcome
 
 
 def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
-    """A person leaves for good: the heuristic bot takes the seat (and plays at once if it must act), the
+    """A person leaves for good: the game's default bot takes the seat (and decides at once if it must), the
     seat's nonce is rotated so its links stop working."""
     game = get_game(session=session, game_id=game_id, lock=True)
+    rules = rules_of(game)
     seats = seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats) or seats[seat].is_bot:
         raise ServiceError("only a person playing a seat can leave it")
-    state = load_state(game)
-    if state.is_finished:
+    state = rules.from_json(game.state)
+    if is_over(rules, state):
         raise ServiceError("the game is over: there is nothing to leave")
-    before = Before.of(state)
+    before = Before.of(rules, state)
     leaver = seats[seat]
-    leaver.kind, leaver.left_at, leaver.nonce = "heuristic", utcnow(), secrets.token_urlsafe(24)
+    leaver.kind, leaver.left_at, leaver.nonce = default_bot(rules), utcnow(), secrets.token_urlsafe(24)
     session.add(leaver)
     outcome = MoveOutcome(game, state, seats=seats, before=before)
     if game.paused_at is None:
@@ -376,18 +487,25 @@ def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
     return outcome
 
 
-def _check_preference_rate(session: Session, game_id: int, seat: int, now: datetime) -> None:
-    """Refuse a person's preference change beyond PREFERENCE_CHANGES in the last PREFERENCE_WINDOW."""
+def _check_standing_rate(session: Session, rules: Rules, game_id: int, seat: int, now: datetime) -> None:
+    """Refuse a person's standing change beyond STANDING_CHANGES in the last STANDING_WINDOW."""
     recent = session.execute(
-        _RECENT_MOVES, {"game_id": game_id, "seat": seat, "since": now - PREFERENCE_WINDOW}
+        _RECENT_MOVES, {"game_id": game_id, "seat": seat, "since": now - STANDING_WINDOW}
     ).scalars()
-    changes = sum(1 for move in recent if isinstance(move, dict) and move.get("do") == "preference")
-    if changes >= PREFERENCE_CHANGES:
-        minutes = int(PREFERENCE_WINDOW.total_seconds() // 60)
+    changes = sum(1 for move in recent if isinstance(move, dict) and _standing_entry(rules, move))
+    if changes >= STANDING_CHANGES:
+        minutes = int(STANDING_WINDOW.total_seconds() // 60)
         raise TooManyChanges(
-            f"Your discard preference was changed {changes} times in the last {minutes} minutes. "
+            f"Your settings were changed {changes} times in the last {minutes} minutes. "
             "Wait a few minutes, then try again."
         )
+
+
+def _standing_entry(rules: Rules, entry: dict[str, Any]) -> bool:
+    try:
+        return rules.is_standing(rules.parse_move(str(entry.get("player", "")), entry))
+    except FormatError:
+        return False
 
 
 def _next_seq(session: Session, game_id: int) -> int:
@@ -395,9 +513,9 @@ def _next_seq(session: Session, game_id: int) -> int:
     return (last or 0) + 1
 
 
-def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Move, source: str, seq: int) -> None:
+def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Any, source: str, seq: int) -> None:
     events: list[dict[str, Any]] = []
-    glory.apply(outcome.state, move, events)
+    outcome.rules.apply(outcome.state, move, events)
     record = MoveRecord(
         game_id=seat.game_id,
         seq=seq,
@@ -410,22 +528,31 @@ def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Move
     outcome.logged.append(record)  # inserted by _store, all in one statement
 
 
-def bot_move(state: State, kind: str) -> Move:
-    """The move the bot ``kind`` makes for the player who must act (a random bot is seeded by the decision)."""
-    player = state.current_player
-    if player is None:
-        raise ServiceError("the game is over: no bot has anything to decide")
-    move: Move = glory.GAME.bots[kind](state.ply).choose(state, player)
-    return move
+def bot_seed(decision: Decision) -> int:
+    """The seed of a bot's choice: the decision's id as a number (a stable hash of it if it is not one)."""
+    return int(decision.id) if decision.id.isdecimal() else zlib.crc32(decision.id.encode())
+
+
+def bot_move(rules: Rules, state: Any, player: str, kind: str | None = None) -> Any:
+    """The move the bot ``kind`` (the game's default bot if None) makes for ``player``'s open decision (a random
+    bot is seeded by the decision)."""
+    decision = decision_of(rules, state, player)
+    if decision is None:
+        raise ServiceError(f"{player} has nothing to decide: no bot can decide for them")
+    return rules.bots[kind or default_bot(rules)](bot_seed(decision)).choose(state, player)
 
 
 def _run_bots(session: Session, outcome: MoveOutcome, seats: list[Seat], next_seq: int) -> None:
-    """Let bot seats make their decisions, one after another, until a person must act."""
-    state = outcome.state
+    """Let bot seats make their decisions, in seat order, until only people are waited on."""
+    rules, state = outcome.rules, outcome.state
+    by_name = {s.name: s for s in seats}
     seq = next_seq
-    while not state.is_finished and seats[state.current].is_bot:
-        seat = seats[state.current]
-        _apply_logged(session, outcome, seat, bot_move(state, seat.kind), "bot", seq)
+    while True:
+        bots = [by_name[p] for p in rules.waiting_for(state) if by_name[p].is_bot]
+        if not bots:
+            return
+        seat = min(bots, key=lambda s: s.position)
+        _apply_logged(session, outcome, seat, bot_move(rules, state, seat.name, seat.kind), "bot", seq)
         seq += 1
 
 
@@ -437,18 +564,31 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         rows = [{c: getattr(r, c) for c in _LOG_COLUMNS} for r in outcome.logged]
         session.connection().execute(_INSERT_MOVES, rows)
     values = {
-        "state": glory.to_json(state),
-        "status": state.status,
-        "current_seat": None if state.is_finished else state.current,
+        "state": outcome.rules.to_json(state),
+        "status": _status(outcome.rules, state),
+        "current_seat": _first_waited(outcome.rules, state, outcome.seats),
         "version": expected_version + 1,
         "updated_at": utcnow(),
-        **waits.timing_fields(session=session, game=game, state=state, seats=outcome.seats, now=utcnow()),
+        **waits.timing_fields(
+            session=session,
+            game=game,
+            rules=outcome.rules,
+            state=state,
+            seats=outcome.seats,
+            now=utcnow(),
+            before=None if outcome.before is None else outcome.before.waiting,
+        ),
     }
     params = {"b_id": game.id, "b_version": expected_version, **{f"v_{k}": v for k, v in values.items()}}
     if session.connection().execute(_update_game(tuple(values)), params).rowcount != 1:
         raise AlreadyPlayed
     for key, value in values.items():
         set_committed_value(game, key, value)  # stored already: not dirty, so no second UPDATE at commit
+
+
+def _first_waited(rules: Rules, state: Any, seats: Sequence[Seat]) -> int | None:
+    waiting = rules.waiting_for(state)
+    return next((s.position for s in seats if s.name in waiting), None)
 
 
 _UPDATES: dict[tuple[str, ...], Any] = {}
@@ -487,20 +627,22 @@ def log_events(*, session: Session, game_id: int, limit: int | None = None) -> l
     return [event for events in reversed(rows) for event in events]
 
 
-def replay_game(*, session: Session, game_id: int) -> State:
+def replay_game(*, session: Session, game_id: int) -> Any:
     """Replay the game's log from its seed and options: the state its snapshot must equal."""
     game = get_game(session=session, game_id=game_id)
+    rules = rules_of(game)
     seats = seats_of(session=session, game_id=game_id)
-    state = glory.new_game([s.name for s in seats], Options.from_json(game.options), seed=game.seed)
+    names = [s.name for s in seats]
+    state = rules.new_game(names, game.options, game.seed)
     for record in move_log(session=session, game_id=game_id):
-        glory.apply(state, Move.from_json(record.move))
+        rules.apply(state, rules.parse_move(names[record.seat], record.move))
     return state
 
 
 def verify_game(*, session: Session, game_id: int) -> bool:
     """True if replaying the log gives exactly the stored snapshot."""
     game = get_game(session=session, game_id=game_id)
-    return glory.to_json(replay_game(session=session, game_id=game_id)) == game.state
+    return rules_of(game).to_json(replay_game(session=session, game_id=game_id)) == game.state
 
 
 def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:
@@ -515,12 +657,14 @@ def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], 
     return game, seats, seat
 
 
-def move_links(*, game: Game, seat: Seat, state: State) -> list[tuple[dict[str, Any], str]]:
-    """A signed link for each legal first decision of ``seat`` (for emails and the CLI)."""
-    if state.current_player != seat.name:
+def move_links(*, game: Game, seat: Seat, state: Any) -> list[tuple[dict[str, Any], str]]:
+    """A signed link for each legal move of ``seat``'s open decision (for emails and the CLI)."""
+    rules = rules_of(game)
+    decision = decision_of(rules, state, seat.name)
+    if decision is None:
         return []
     out = []
-    for move in glory.legal_moves(state):
-        body = {k: v for k, v in move.to_json().items() if k != "player"}
-        out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, state.ply, body)))
+    for move in rules.legal_moves(state, seat.name):
+        body = move_body(move)
+        out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, decision.id, body)))
     return out

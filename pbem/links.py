@@ -13,7 +13,8 @@ PERSONAL = "pbem.personal"
 MOVE = "pbem.move"
 SETTINGS = "pbem.settings"
 DAY = 86400
-MAX_SEATS = 4
+MAX_SEATS = 64
+"""A bound on seat numbers in links, whatever the game (a game checks its own seats)."""
 
 
 class LinkInvalid(Exception):
@@ -37,7 +38,7 @@ class Link:
     game_id: int
     seat: int
     nonce_tag: str
-    decision: int | None = None
+    decision: str | None = None
     move: dict[str, Any] | None = None
 
 
@@ -56,8 +57,8 @@ def personal_token(game_id: int, seat: int, nonce: str) -> str:
     return _serializer(PERSONAL).dumps({"g": game_id, "s": seat, "n": nonce_tag(nonce)})
 
 
-def move_token(game_id: int, seat: int, nonce: str, decision: int, move: dict[str, Any]) -> str:
-    """A token for one move at one decision (the game's ``ply``), valid MOVE_LINK_DAYS."""
+def move_token(game_id: int, seat: int, nonce: str, decision: str, move: dict[str, Any]) -> str:
+    """A token for one move at one decision (the id of the seat's open decision), valid MOVE_LINK_DAYS."""
     body = {k: v for k, v in move.items() if k != "player"}
     return _serializer(MOVE).dumps({"g": game_id, "s": seat, "n": nonce_tag(nonce), "d": decision, "m": body})
 
@@ -125,7 +126,9 @@ def _parse(purpose: str, data: Any) -> Link:
     if purpose == PERSONAL:
         return Link(purpose, game_id, seat, tag)
     decision, move = data.get("d"), data.get("m")
-    if type(decision) is not int or not isinstance(move, dict):
+    if type(decision) is int:
+        decision = str(decision)  # links signed before decisions had string ids
+    if not isinstance(decision, str) or not 0 < len(decision) <= 64 or not isinstance(move, dict):
         raise LinkInvalid
     return Link(purpose, game_id, seat, tag, decision, move)
 

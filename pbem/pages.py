@@ -93,7 +93,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
     page.round_over = present.round_over(state, view["log"])
     if link.purpose == links.MOVE and link.move is not None and game.paused_at is None:
         page.pending = link.move
-        page.pending_open = link.decision == state.ply and _legal(state, seat.name, link.move)
+        page.pending_open = link.decision == str(state.ply) and _legal(state, seat.name, link.move)
         page.pending_label = choice_label(page.choices, link.move) if page.pending_open else ""
         page.pending_label = page.pending_label or describe_move(link.move)
     return page

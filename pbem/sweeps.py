@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
+from engine import call_to_glory as glory
 from engine.call_to_glory import State
 from engine.call_to_glory.state import FINISHED
 
@@ -169,7 +170,7 @@ def _bot_turn(session: Session, game: Game, state: State, seat: Seat) -> None:
     """The heuristic bot plays the rest of the waiting player's turn; the log says source "timeout"."""
     key = timing.wait_key(state.status, state.round, state.turn, state.current_player)
     for _ in range(MAX_TIMEOUT_MOVES):
-        move = {k: v for k, v in games.bot_move(state, "heuristic").to_json().items() if k != "player"}
+        move = games.move_body(games.bot_move(glory.GAME, state, seat.name))
         outcome = flows.apply_move(
             session=session, game_id=game.id or 0, seat=seat.position, move=move, decision=state.ply, source="timeout"
         )

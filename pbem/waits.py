@@ -7,14 +7,15 @@ next reminder after a player changed their time away or quiet hours. The sweeps 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from flask import current_app, has_app_context
 from sqlmodel import Session, col, select
 
-from engine.call_to_glory import State
+from engine.protocol import Decision
+from engine.protocol import Game as Rules
 
 from . import timing
 from .models import Game, Seat
@@ -52,29 +53,40 @@ def seat_clock(seat: Seat) -> timing.SeatClock:
 
 
 def timing_fields(
-    *, session: Session, game: Game, state: State, now: datetime, seats: Sequence[Seat] = ()
+    *,
+    session: Session,
+    game: Game,
+    rules: Rules,
+    state: Any,
+    now: datetime,
+    seats: Sequence[Seat] = (),
+    before: Mapping[str, Decision] | None = None,
 ) -> dict[str, Any]:
     """The scheduling columns to store with a new snapshot (``games._store``): a new wait when it changed.
 
-    ``game.state`` is still the snapshot before the move; ``seats`` saves a query when they are loaded.
-    A wait changes when the player to act, the turn, the round or the phase changes; draws within one
-    turn keep it. Finished games have none.
+    ``before`` is who was waited on for what before the change (None for a new game); ``seats`` saves a query
+    when they are loaded. A wait changes when a decision's ``wait`` changes; several decisions of one turn
+    keep it. Finished games have none.
     """
-    if state.is_finished:
+    waiting = rules.waiting_for(state)
+    if not waiting:
         return dict(CLEARED)
-    old = game.state if isinstance(game.state, dict) else {}
-    before = timing.wait_key(old.get("status"), old.get("round"), old.get("turn"), old.get("current_player"))
-    after = timing.wait_key(state.status, state.round, state.turn, state.current_player)
-    if game.waiting_since is not None and before == after:
+    old = {p: d.wait for p, d in (before or {}).items()}
+    if game.waiting_since is not None and before is not None and old == {p: d.wait for p, d in waiting.items()}:
         return {}
-    seat = next((s for s in seats if s.position == state.current), None)
+    player, decision = next(iter(waiting.items()))
+    seat = next((s for s in seats if s.name == player), None)
     if seat is None:
-        query = select(Seat).where(col(Seat.game_id) == game.id, col(Seat.position) == state.current)
+        query = select(Seat).where(col(Seat.game_id) == game.id, col(Seat.name) == player)
         seat = session.exec(query).one()
-    return new_wait(game=game, seat=seat, ply=state.ply, now=now)
+    return new_wait(game=game, seat=seat, ply=_number(decision.id), now=now)
 
 
-def new_wait(*, game: Game, seat: Seat, ply: int, now: datetime) -> dict[str, Any]:
+def _number(decision: str) -> int | None:
+    return int(decision) if decision.isdecimal() else None
+
+
+def new_wait(*, game: Game, seat: Seat, ply: int | None, now: datetime) -> dict[str, Any]:
     """The columns of a wait for ``seat`` that begins ``now`` at decision ``ply`` (none due while paused)."""
     policy = policy_of(game)
     clock = seat_clock(seat)

@@ -115,7 +115,7 @@ class Table:
         seat = self.seat(position)
         with self.app.test_request_context():
             ply = self.state().ply if decision is None else decision
-            return links.move_token(self.game_id, position, seat.nonce, ply, move)
+            return links.move_token(self.game_id, position, seat.nonce, str(ply), move)
 
     def state(self) -> glory.State:
         """The stored snapshot as an engine state."""
@@ -138,8 +138,13 @@ class Table:
 
 def new_table(app: Flask, seats: list[games.SeatSpec], **kw: Any) -> Table:
     """Create a game through the service and return a Table for it."""
+    options = kw.pop("options", None)
+    options = dict(options.to_json() if hasattr(options, "to_json") else options or {})
+    if kw.get("first_player") is not None:
+        options["first_player"] = kw.pop("first_player")
+    kw.pop("first_player", None)
     with app.app_context(), db.write_session() as session:
-        game = flows.create_game(session=session, name=kw.pop("name", "Test game"), seats=seats, **kw)
+        game = flows.create_game(session=session, name=kw.pop("name", "Test game"), seats=seats, options=options, **kw)
         return Table(app, game.id or 0)
 
 

@@ -142,6 +142,14 @@ class CallToAdventure:
             raise FormatError("a move must be a JSON object")
         return Move.from_json({**data, "player": player})
 
+    def is_standing(self, move: Any) -> bool:
+        """This game has no standing moves."""
+        return False
+
+    def settings(self, state: Any, player: str) -> list[ChoiceGroup]:
+        """This game has no standing moves."""
+        return []
+
     def apply(self, st: State, move: Move, events: list[Event] | None = None) -> None:
         """Apply a move in place (``IllegalMove`` changes nothing)."""
         rules.apply(st, move, events)

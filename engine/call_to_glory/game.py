@@ -52,12 +52,15 @@ class CallToGlory:
         OptionField(
             "rounds",
             "Rounds",
-            "choice",
+            "int",
             None,
             (("", "Standard: 4, or 3 with Imperial Tasks"), *((str(n), str(n)) for n in range(1, 5))),
         ),
         OptionField("imperial_tasks", "Imperial Tasks (V1)", "bool", False),
         OptionField("ninja_power", "The power of the Ninja (V2)", "bool", False),
+        OptionField(
+            "first_player", "First player", "player", None, help="who starts round 1 (default: the first seat)"
+        ),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
 
@@ -126,6 +129,14 @@ class CallToGlory:
         if not isinstance(data, Mapping):
             raise FormatError("a move must be a JSON object")
         return Move.from_json({**data, "player": player})
+
+    def is_standing(self, move: Move) -> bool:
+        """The discard preference (R7) may be changed at any time."""
+        return move.do == "preference"
+
+    def settings(self, state: State, player: str) -> list[ChoiceGroup]:
+        """Where the player's displaced cards go."""
+        return present.settings(state, player)
 
     def apply(self, state: State, move: Move, events: list[Event] | None = None) -> None:
         """Apply a move in place (``IllegalMove`` changes nothing)."""

@@ -7,7 +7,7 @@ button, its confirmation and the reason beside a missing button always say the s
 from __future__ import annotations
 
 from ..protocol import Choice, ChoiceGroup, Closed
-from .cards import DISCARD1, END_TYPES, NINJA, PILES, TASK_BONUS, TYPES, VALUES
+from .cards import DISCARD1, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TYPES, VALUES
 from .rules import discard_target, preferred_pile, round_score
 from .state import DRAW, FINISHED, REVEALING, State
 from .words import a, card, plural
@@ -34,6 +34,28 @@ def choices(state: State, player: str) -> list[ChoiceGroup]:
     if state.ninjas and state.ninjas[p]:
         groups.append(_ninjas(state, p))
     return [g for g in groups if g.choices or g.closed]
+
+
+_SETTING_LABELS = (
+    ("smaller", "The smaller pile"),
+    ("larger", "The larger pile"),
+    ("pile1", "Discard pile 1"),
+    ("pile2", "Discard pile 2"),
+)
+
+
+def settings(state: State, player: str) -> list[ChoiceGroup]:
+    """Where ``player``'s displaced cards go when both discard piles hold cards (R7): a standing choice, open at
+    any time until the game ends; the current one is styled ``chosen``."""
+    if state.status == FINISHED:
+        return []
+    mine = PREFERENCES[state.preferences[state.index[player]]]
+    offered = tuple(
+        Choice({"do": "preference", "discard_preference": value}, label, style="chosen" if value == mine else "")
+        for value, label in _SETTING_LABELS
+    )
+    note = "When another player beats your set, or a Ninja removes your card, and both discard piles hold cards (R7)."
+    return [ChoiceGroup("discard_preference", "Where your displaced cards go", offered, (Closed("", note),))]
 
 
 def _draws(state: State) -> ChoiceGroup:

@@ -126,25 +126,35 @@ def _follow_up(
     deadline: datetime | None,
 ) -> None:
     deadline = deadline if deadline is not None else game.deadline_at
-    scored = before.rounds_scored if before is not None else 0
-    for round_no in range(scored + 1, len(state.round_scores) + 1):
-        for seat in seats:
-            if reachable(seat):
-                email = compose.score_sheet(game=game, seats=seats, seat=seat, state=state, round_no=round_no)
-                _queue(session, game, seat, email, f"scores:{game.id}:{round_no}:{seat.position}")
-    if state.is_finished:
-        if before is None or before.status != state.status:
+    rules = games.rules_of(game)
+    if before is not None:
+        for milestone in rules.milestones(before.state, state):
+            if milestone.kind == "game_over" or milestone.number is None:
+                continue
+            for seat in seats:
+                if reachable(seat):
+                    email = compose.score_sheet(
+                        game=game, seats=seats, seat=seat, state=state, round_no=milestone.number
+                    )
+                    _queue(session, game, seat, email, f"scores:{game.id}:{milestone.number}:{seat.position}")
+    if games.is_over(rules, state):
+        if before is None or not games.is_over(rules, before.state):
             _queue_game_over(session, game, seats, state)
         return
-    if before is None or before.decision != games.Before.of(state).decision:
+    old = before.waiting if before is not None else {}
+    by_name = {s.name: s for s in seats}
+    for player, decision in rules.waiting_for(state).items():
+        if player in old and old[player].wait == decision.wait:
+            continue
+        seat = by_name[player]
         queue_turn_email(
             session=session,
             game=game,
             seats=seats,
-            seat=seats[state.current],
+            seat=seat,
             state=state,
             deadline=deadline,
-            dedupe_key=f"turn:{game.id}:{state.ply}",
+            dedupe_key=f"turn:{game.id}:{seat.position}:{decision.id}",
         )
 
 
@@ -183,7 +193,7 @@ def queue_turn_email(
     None when nothing was queued: the seat is not to act, cannot be reached, has reminders
     off (for a reminder), or ``dedupe_key`` was queued before.
     """
-    if not reachable(seat) or state.current_player != seat.name:
+    if not reachable(seat) or games.decision_of(games.rules_of(game), state, seat.name) is None:
         return None
     if reminder is not None and not seat.reminders:
         return None

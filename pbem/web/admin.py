@@ -30,6 +30,8 @@ from wtforms import (  # type: ignore[import-untyped]
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional  # type: ignore[import-untyped]
 
+import engine
+
 from .. import admin, db, games, timing
 from ..extensions import login_manager
 from ..models import AdminUser, utcnow
@@ -544,7 +546,7 @@ def _precheck(game_id: int, action: str) -> None:
         if not 0 <= position < len(seats):
             raise games.ServiceError(f"game {game_id} has no seat {position + 1}")
         kind = _form_text("kind") if action == "hand" else "human"
-        if kind not in games.KINDS:
+        if kind not in games.seat_kinds(engine.GAMES[games.DEFAULT_GAME]):
             raise games.ServiceError("a seat is a person or one of the bots")
         if kind == "human":
             who = seats[position].name

@@ -115,8 +115,9 @@ def _form_move() -> dict[str, Any] | None:
     return move
 
 
-def _form_decision() -> int | None:
-    return _small_int(request.form.get("decision", ""), 9)
+def _form_decision() -> str | None:
+    value = request.form.get("decision", "")
+    return value if re.fullmatch(r"[0-9A-Za-z._:-]{1,64}", value) else None
 
 
 def _small_int(value: str, digits: int) -> int | None:

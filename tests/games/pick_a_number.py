@@ -186,6 +186,14 @@ class PickANumber:
             raise FormatError("'number' must be a whole number")
         return Pick(player, number)
 
+    def is_standing(self, move: Any) -> bool:
+        """This game has no standing moves."""
+        return False
+
+    def settings(self, state: Any, player: str) -> list[ChoiceGroup]:
+        """This game has no standing moves."""
+        return []
+
     def apply(self, state: State, move: Pick, events: list[Event] | None = None) -> None:
         """Record a pick; when the last player has picked, reveal and score the round."""
         if not isinstance(move, Pick):

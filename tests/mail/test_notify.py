@@ -21,6 +21,7 @@ from sqlmodel import select
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
+from engine.protocol import Decision
 from pbem import db, flows, games, links, pages
 from pbem.mail import notify
 from pbem.models import AdminAction, Game, OutboxEmail, utcnow
@@ -63,7 +64,7 @@ def test_creation_invites_the_people_and_asks_the_first_to_act(app: Flask) -> No
         ("turn", "ann <ann@example.com>"),
     ]
     turn = rows(app, kind="turn")[0]
-    assert turn.dedupe_key == f"turn:{table.game_id}:{state.ply}"
+    assert turn.dedupe_key == f"turn:{table.game_id}:{state.current}:{state.ply}"
     story = turn.text_body.split("WHAT HAPPENED SINCE YOUR LAST TURN\n")[1].split("\n\n")[0]
     assert story.startswith("- Bot 1 drew the top of draw pile")
     check_email(turn.text_body, turn.html_body, "ann", state)
@@ -81,7 +82,7 @@ def test_one_turn_email_per_turn_and_none_for_a_preference(app: Flask, table: Ta
     move(app, table, 0, {"do": "discard", "type": next(iter(ann_hand)), "pile": "discard1"})
     [turn] = rows(app, start)
     assert (turn.kind, turn.to_addr) == ("turn", "bob <bob@example.com>")
-    assert turn.dedupe_key == f"turn:{table.game_id}:{table.state().ply}"
+    assert turn.dedupe_key == f"turn:{table.game_id}:{table.state().current}:{table.state().ply}"
     assert "bob chose to send displaced cards to the larger discard pile" not in turn.text_body
     assert "You chose to send displaced cards to the larger discard pile." in turn.text_body
     # The same change reported twice queues nothing more (each decision has one key).
@@ -89,9 +90,7 @@ def test_one_turn_email_per_turn_and_none_for_a_preference(app: Flask, table: Ta
         game = games.get_game(session=session, game_id=table.game_id)
         seats = games.seats_of(session=session, game_id=table.game_id)
         outcome = games.MoveOutcome(game, games.load_state(game), seats=seats)
-        before = games.Before(
-            ply=0, turn=0, round=1, status="playing", current=0, rounds_scored=len(outcome.state.round_scores)
-        )
+        before = games.Before(outcome.state, {"ann": Decision("0", "Draw", "p1.0")})
         notify.after_move(session=session, outcome=outcome, seats=seats, before=before)
     assert len(rows(app, start)) == 1
 

@@ -57,7 +57,7 @@ def test_create_list_and_links(app: Flask, client: FlaskClient) -> None:
     assert "bot: heuristic" in result.output
     listing = _cli(app, "list-games")
     assert listing.exit_code == 0
-    assert re.search(rf"^\s*{game_id}\s+playing\b.*Friday game$", listing.output, re.M), listing.output
+    assert re.search(rf"^\s*{game_id}\s+call-to-glory\s+playing\b.*Friday game$", listing.output, re.M), listing.output
     assert _cli(app, "list-games", "--status", "finished").output.strip() == ""
     again = _cli(app, "links", str(game_id))
     assert again.exit_code == 0
@@ -81,8 +81,10 @@ def test_create_list_and_links(app: Flask, client: FlaskClient) -> None:
         (["--player", "", "--player", "Bob"], ["empty"]),
         (["--player", "A" * 200, "--player", "Bob"], ["at most"]),
         (["--player", "Ann <not-an-address>", "--player", "Bob"], ["email"]),
-        (["--player", "Ann", "--player", "Bob", "--rounds", "0"], ["rounds"]),
-        (["--player", "Ann", "--player", "Bob", "--first-player", "Zed"], ["Zed"]),
+        (["--player", "Ann", "--player", "Bob", "--option", "rounds=0"], ["rounds"]),
+        (["--player", "Ann", "--player", "Bob", "--option", "rounds=x"], ["rounds"]),
+        (["--player", "Ann", "--player", "Bob", "--game", "chess"], ["chess"]),
+        (["--player", "Ann", "--player", "Bob", "--option", "first_player=Zed"], ["Zed"]),
     ],
     ids=lambda v: repr(v)[:40],
 )
@@ -97,7 +99,7 @@ def test_create_game_bad_name(app: Flask, name: str) -> None:
 
 
 def test_usage_errors_exit_non_zero(app: Flask) -> None:
-    for args in (["create-game", "--name", "G"], ["create-game", "--name", "G", "--player", "A", "--rounds", "x"]):
+    for args in (["create-game", "--name", "G"], ["create-game", "--name", "G", "--player", "A", "--option", "rounds"]):
         result = _cli(app, *args)
         assert result.exit_code == 2, result.output
         assert not TRACE.search(result.output)

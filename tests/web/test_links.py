@@ -160,7 +160,9 @@ def test_signed_but_malformed_payload_is_not_valid(client: FlaskClient, table: T
     _refused(client, table, sign(app, payload), 400, NOT_VALID)
 
 
-@pytest.mark.parametrize("change", [{"d": "0"}, {"d": None}, {"m": "draw"}, {"m": ["draw1"]}, {"d": 0.0}])
+@pytest.mark.parametrize(
+    "change", [{"d": ""}, {"d": "9" * 65}, {"d": None}, {"m": "draw"}, {"m": ["draw1"]}, {"d": 0.0}]
+)
 def test_signed_move_token_with_bad_fields_is_not_valid(
     client: FlaskClient, table: Table, app: Flask, change: dict[str, Any]
 ) -> None:

@@ -7,6 +7,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
+from engine import call_to_glory as glory
 from engine.call_to_glory import Options
 from pbem import admin, db, flows, games
 from pbem.audit import Actor
@@ -70,7 +71,7 @@ def test_names_are_isolated_from_the_text_around_them(app: Flask, client: FlaskC
 def ann_moves(app: Flask, table: Table) -> None:
     """ann makes the heuristic bot's choice through the service, as a page's button would."""
     state = table.state()
-    move = {k: v for k, v in games.bot_move(state, "heuristic").to_json().items() if k != "player"}
+    move = games.move_body(games.bot_move(glory.GAME, state, state.current_player or ""))
     with app.app_context(), db.write_session() as session:
         flows.apply_move(session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page")
 
@@ -82,7 +83,7 @@ def test_a_round_end_shows_a_banner_and_the_standing_of_the_round(app: Flask, cl
     assert 'class="progress"' in html and "If round 1 ended now:" in html and "of 6." in html
     assert "round-over" not in html
     while table.state().round == 1:
-        move = {k: v for k, v in games.bot_move(table.state(), "heuristic").to_json().items() if k != "player"}
+        move = games.move_body(games.bot_move(glory.GAME, table.state(), table.state().current_player or ""))
         with app.app_context(), db.write_session() as session:
             flows.apply_move(
                 session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
@@ -95,7 +96,7 @@ def test_a_finished_game_shows_no_empty_boxes(app: Flask, client: FlaskClient) -
     specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("Bot", kind="heuristic")]
     table = new_table(app, specs, seed=3, options=Options(rounds=1))
     while not table.state().is_finished:
-        move = {k: v for k, v in games.bot_move(table.state(), "heuristic").to_json().items() if k != "player"}
+        move = games.move_body(games.bot_move(glory.GAME, table.state(), table.state().current_player or ""))
         with app.app_context(), db.write_session() as session:
             flows.apply_move(
                 session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"

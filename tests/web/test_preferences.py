@@ -48,12 +48,12 @@ def test_changes_are_limited_per_seat(client: FlaskClient, table: Table, app: Fl
     token = table.personal(1)
     values = [p for p in glory.PREFERENCES if p != glory.PREFERENCES[table.state().preferences[1]]]
     values = [*values, glory.PREFERENCES[table.state().preferences[1]]]
-    for i in range(games.PREFERENCE_CHANGES):
+    for i in range(games.STANDING_CHANGES):
         assert _prefer(client, token, values[i % len(values)]).status_code == 303, i
     logged = table.moves_logged()
-    refused = _prefer(client, token, values[games.PREFERENCE_CHANGES % len(values)])
-    assert_error_page(refused, 429, "discard preference", "Wait a few minutes")
-    assert int(refused.headers["Retry-After"]) == games.PREFERENCE_WINDOW.total_seconds()
+    refused = _prefer(client, token, values[games.STANDING_CHANGES % len(values)])
+    assert_error_page(refused, 429, "settings were changed", "Wait a few minutes")
+    assert int(refused.headers["Retry-After"]) == games.STANDING_WINDOW.total_seconds()
     assert table.moves_logged() == logged, "nothing more is logged"
     assert _prefer(client, table.personal(2), values[0]).status_code == 303, "another seat is not affected"
     csrf, decision = form_fields(client.get(f"/play/{table.personal(0)}").text)
@@ -63,10 +63,10 @@ def test_changes_are_limited_per_seat(client: FlaskClient, table: Table, app: Fl
         session.execute(
             update(MoveRecord)
             .where(MoveRecord.game_id == table.game_id, MoveRecord.seat == 1)
-            .values(created_at=utcnow() - games.PREFERENCE_WINDOW - timedelta(seconds=1))
+            .values(created_at=utcnow() - games.STANDING_WINDOW - timedelta(seconds=1))
         )
-    assert _prefer(client, token, values[games.PREFERENCE_CHANGES % len(values)]).status_code == 303, "window passed"
-    assert _preference_rows(table, 1) == games.PREFERENCE_CHANGES + 1
+    assert _prefer(client, token, values[games.STANDING_CHANGES % len(values)]).status_code == 303, "window passed"
+    assert _preference_rows(table, 1) == games.STANDING_CHANGES + 1
 
 
 def test_an_aborted_game_refuses_preference_changes(client: FlaskClient, table: Table, app: Flask) -> None:
