@@ -22,7 +22,8 @@ Event = dict[str, Any]
 class Decision(NamedTuple):
     """An open decision of one player.
 
-    ``id`` stays the same until that player makes the decision (a move link is bound to it);
+    ``id`` stays the same until that player makes the decision (a move link is bound to it): 1 to 64 letters,
+    digits or ``._:-``;
     ``prompt`` says in a few words what is asked; ``wait`` names what the player is waited on for:
     reminders and deadlines run per wait, so several decisions in a row of one turn can share one
     (a game without such turns gives its ``id``).

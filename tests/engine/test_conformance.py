@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from engine.protocol import LogEntry
 
 GAMES = sorted(engine.GAMES)
 MAX_STEPS = 5000
+
+DECISION_ID = re.compile(r"[0-9A-Za-z._:-]{1,64}")
 
 
 def _cases() -> list[Any]:
@@ -129,6 +132,8 @@ def test_random_playthrough(key: str, players: list[str], options: dict[str, Any
         log += events
         moves.append(move)
         after = game.waiting_for(state)
+        for decision in after.values():
+            assert DECISION_ID.fullmatch(decision.id), f"{decision.id!r} is not a decision id links can carry"
         if player in after:
             assert after[player].id != waiting[player].id, "a decision was made but its id stayed"
         for other, decision in waiting.items():

@@ -147,7 +147,7 @@ def test_move_link_post_needs_csrf(client: FlaskClient, table: Table) -> None:
     assert snapshot(table) == before
 
 
-@pytest.mark.parametrize("decision", [None, "", "abc", "-1", "1e3", "0x0", " 0"])
+@pytest.mark.parametrize("decision", [None, "", " 0", "1 2", "<b>", "9" * 65])
 def test_missing_or_garbled_decision_is_refused(client: FlaskClient, table: Table, decision: str | None) -> None:
     """A page move must say which decision it was made for; without it a stale click would land on a new one."""
     token = table.personal(0)
@@ -155,6 +155,18 @@ def test_missing_or_garbled_decision_is_refused(client: FlaskClient, table: Tabl
     data = {"csrf_token": csrf, **DRAW1} | ({} if decision is None else {"decision": decision})
     before = snapshot(table)
     assert_error_page(_post(client, token, data), 400, "decision")
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize("decision", ["abc", "-1", "1e3", "0x0", "1"])
+def test_a_decision_that_is_not_the_open_one_changes_nothing(client: FlaskClient, table: Table, decision: str) -> None:
+    """A well-formed decision id that is not the open one is a decision already made: nothing is applied."""
+    token = table.personal(0)
+    csrf, _ = _fields(client, token)
+    before = snapshot(table)
+    response = _post(client, token, {"csrf_token": csrf, **DRAW1, "decision": decision})
+    assert response.status_code == 303
+    assert "Already played" in client.get(response.headers["Location"]).get_data(as_text=True)
     assert snapshot(table) == before
 
 
