@@ -14,7 +14,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 TIMEOUTS = ("bot", "pause")
-"""What happens at a deadline: the heuristic bot plays the rest of the turn, or the game pauses."""
+"""What happens at a deadline: the game's default bot decides for the seat until its wait is over, or the game
+pauses."""
 
 MAX_HOURS = 720
 MAX_DEADLINE_HOURS = 2160
@@ -236,14 +237,6 @@ def local_date(instant: datetime, tz: tzinfo) -> date:
 
 
 # ---------------------------------------------------------------------------------------------- waits
-
-
-def wait_key(status: str | None, round_: int | None, turn: int | None, player: str | None) -> tuple[Any, ...]:
-    """What identifies one wait: a new one starts when the player to act, the turn, the round or the phase changes.
-
-    Draws within one turn keep the same key, so a player who drew once is not waited on anew.
-    """
-    return (status, round_, turn, player)
 
 
 def absence_credit(away: Absence | None, since: datetime) -> timedelta:

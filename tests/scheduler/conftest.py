@@ -23,7 +23,8 @@ from flask import Flask
 from sqlmodel import col, select
 
 from pbem import db, flows, games, timing
-from pbem.models import Game, MoveRecord, OutboxEmail, Seat
+from pbem import waits
+from pbem.models import Game, MoveRecord, OutboxEmail, Seat, Wait
 from tests.apps import Table, new_table
 from tests.mail.conftest import make_mail_app, smtp_app, smtp_server  # noqa: F401  (fixtures shared with tests/mail)
 
@@ -80,6 +81,22 @@ def game_row(app: Flask, game_id: int) -> Game:
     """The game's row, read fresh."""
     with app.app_context():
         return games.get_game(session=db.get_session(), game_id=game_id)
+
+
+def wait_rows(app: Flask, game_id: int) -> list[Wait]:
+    """The game's waits (one per seat waited on), in seat order, read fresh."""
+    with app.app_context():
+        return waits.of_game(db.get_session(), game_id)
+
+
+def wait_row(app: Flask, game_id: int, seat: int | None = None) -> Wait:
+    """The wait of ``seat``, or the game's only wait."""
+    rows = wait_rows(app, game_id)
+    if seat is None:
+        (row,) = rows
+        return row
+    (row,) = [r for r in rows if r.seat == seat]
+    return row
 
 
 def seat_row(app: Flask, game_id: int, position: int) -> Seat:
