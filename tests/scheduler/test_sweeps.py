@@ -14,7 +14,7 @@ from sqlmodel import col, select
 from pbem import admin, db, flows, games, sweeps, timing
 from pbem.db import make_engine
 from pbem.mail.compose import local_time
-from pbem.models import Game, MoveRecord, Seat, Wait
+from pbem.models import MoveRecord, Seat, Wait
 from tests.apps import form_fields
 
 from .conftest import (
@@ -264,7 +264,9 @@ def test_after_three_days_down_each_overdue_reminder_goes_once(app: Flask, clock
         (sent,) = reminders(app, table.game_id)
         assert sent.dedupe_key == f"reminder:{table.game_id}:0:0:{int(T0.timestamp())}:1"
         game = game_row(app, table.game_id)
-        assert wait_row(app, table.game_id).reminders_sent == 1 and utc(game.next_reminder_at) == now + 24 * H, "the next counts from now"
+        assert wait_row(app, table.game_id).reminders_sent == 1 and utc(game.next_reminder_at) == now + 24 * H, (
+            "the next counts from now"
+        )
     assert remind(app, now + 24 * H) == 3 and remind(app, now + 48 * H) == 0  # 96 h: the third would pass 120 h
 
 
