@@ -97,6 +97,14 @@ def test_the_wait_table_matches_the_models(app: Flask) -> None:
         context = MigrationContext.configure(conn, opts={"compare_type": True, "compare_server_default": True})
         found = compare_metadata(context, SQLModel.metadata)
     ops = [op for d in found for op in (d if isinstance(d, list) else [d])]
-    names = ("'wait'", "ix_wait_", "'wait_ply'", "'reminders_sent'", "'last_reminder_at'", "_reminder_at'", "'deadline_at'")
+    names = (
+        "'wait'",
+        "ix_wait_",
+        "'wait_ply'",
+        "'reminders_sent'",
+        "'last_reminder_at'",
+        "_reminder_at'",
+        "'deadline_at'",
+    )
     mine = [op for op in ops if any(name in repr(op) for name in names)]
     assert mine == []

@@ -17,6 +17,7 @@ from .conftest import (
     Mail,
     game_row,
     make_game,
+    seat_row,
     timeout_moves,
     utc,
     wait_row,
@@ -154,3 +155,17 @@ def test_a_finished_game_waits_on_nobody(app: Flask, clock: Clock, policy: timin
     assert wait_rows(app, table.game_id) == []
     game = game_row(app, table.game_id)
     assert game.waiting_since is None and game.deadline_at is None and game.next_reminder_at is None
+
+
+def test_each_seat_s_page_can_show_its_own_deadline(app: Flask, clock: Clock) -> None:
+    table = new_pick_game(app)
+    clock.advance(hours=1)
+    with app.app_context(), db.write_session() as session:  # cy is away until 2 June: only her deadline moves
+        sweeps.set_absence(session=session, game_id=table.game_id, seat=2, until=date(2026, 6, 2), now=clock.now)
+    game = game_row(app, table.game_id)
+    seats = [seat_row(app, table.game_id, p) for p in range(3)]
+    rows = [wait_row(app, table.game_id, 1), wait_row(app, table.game_id, 2)]
+    info = {w.seat: timing.page_info(game=game, seats=seats, me=seats[w.seat], now=clock.now, wait=w) for w in rows}
+    assert info[1].deadline == "Thursday 4 June 2026, 10:00 UTC"
+    # 72 h plus her 41 h away (from 07:00 EDT on 1 June to the end of 2 June in New York), on her clock
+    assert info[2].deadline == "Friday 5 June 2026, 23:00 EDT"
