@@ -802,8 +802,6 @@ def _rotate(seat: Seat) -> None:
 
 def _restart_wait(session: Session, game: Game, seat: Seat) -> None:
     """A new address or person at the seat that must act gets a wait of their own: reminders and deadline anew."""
-    if game.current_seat != seat.position or game.paused_at is not None:
-        return
     waits.restart(session, game, seat, utcnow())
 
 

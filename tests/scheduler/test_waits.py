@@ -9,6 +9,7 @@ import pytest
 from flask import Flask
 
 from pbem import db, flows, sweeps, timing
+from pbem.models import Wait
 from tests.apps import Table
 
 from .conftest import (
@@ -169,3 +170,15 @@ def test_each_seat_s_page_can_show_its_own_deadline(app: Flask, clock: Clock) ->
     assert info[1].deadline == "Thursday 4 June 2026, 10:00 UTC"
     # 72 h plus her 41 h away (from 07:00 EDT on 1 June to the end of 2 June in New York), on her clock
     assert info[2].deadline == "Friday 5 June 2026, 23:00 EDT"
+
+
+def test_a_wait_left_behind_is_dropped_by_the_sweep_not_acted_on(app: Flask, clock: Clock, mail: Mail) -> None:
+    table = new_pick_game(app)
+    pick(app, table, 1, 5)
+    with app.app_context(), db.write_session() as session:  # as if bob were still waited on for round 1
+        session.add(Wait(game_id=table.game_id, seat=1, decision="round-1", wait="round-1", waiting_since=T0,
+                         next_reminder_at=T0, deadline_at=T0))  # fmt: skip
+    assert remind(app, T0 + H) == 0 and mail.reminders == []
+    assert [r.seat for r in wait_rows(app, table.game_id)] == [0, 2], "bob's stale wait is gone, the others stay"
+    assert time_out(app, T0 + 71 * H) == 0 and timeout_moves(app, table.game_id) == []
+    assert utc(game_row(app, table.game_id).next_reminder_at) == T0 + 24 * H
