@@ -3,10 +3,10 @@
 For each database (SQLite in a temporary folder, then PostgreSQL in a temporary schema of
 PBEM_BENCH_POSTGRES_URL): a fresh database migrated with ``pbem.db.upgrade``; 16 active games of three
 people created by the service (so every column is what a real game stores); copied in bulk by doubling
-``INSERT … SELECT`` (games and seats) to 10,000, then 100,000 games; every game's next reminder and
+``INSERT … SELECT`` (games, seats and waits) to 10,000, then 100,000 games; every wait's next reminder and
 deadline spread over the next three days with one UPDATE (none due). At each size: one cold sweep of
 each kind, then ``--runs`` more, each through the same ``pbem.sweeps`` functions the scheduler calls;
-the target is at most 1 s per sweep. Then one game is made due, to check that the sweep finds it.
+the target is at most 1 s per sweep. Then one game's wait is made due, to check that the sweep finds it.
 
 The temporary folder is removed and the PostgreSQL schema dropped at the end, also on errors or Ctrl-C.
 Run with ``make bench-sweep``.
@@ -34,7 +34,7 @@ from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
 from pbem import create_app, db, flows, games, sweeps
-from pbem.models import Game, Seat, utcnow
+from pbem.models import Game, Seat, Wait, utcnow
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEMPLATES = 16
@@ -63,8 +63,8 @@ def create_templates(app: Flask, count: int) -> None:
 
 
 def grow(eng: Engine, total: int) -> None:
-    """Copy games (and their seats) 1..k to n+1..n+k until there are ``total`` games."""
-    g, s = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
+    """Copy games (and their seats and waits) 1..k to n+1..n+k until there are ``total`` games."""
+    g, s, w = Game.__table__, Seat.__table__, Wait.__table__  # type: ignore[attr-defined]
     with eng.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SET LOCAL synchronous_commit = off"))
@@ -73,6 +73,7 @@ def grow(eng: Engine, total: int) -> None:
             k = min(n, total - n)
             _copy(conn, g, "id", n, k)
             _copy(conn, s, "game_id", n, k)
+            _copy(conn, w, "game_id", n, k)
             n += k
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT setval(pg_get_serial_sequence('game', 'id'), (SELECT max(id) FROM game))"))
@@ -85,12 +86,12 @@ def _copy(conn: Connection, table: Any, key: str, offset: int, k: int) -> None:
 
 
 def spread(eng: Engine, start: datetime) -> None:
-    """Every game's next reminder and deadline somewhere in the three days after ``start`` (none due)."""
+    """Every wait's next reminder and deadline somewhere in the three days after ``start`` (none due)."""
     with eng.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(
                 text(
-                    "UPDATE game SET next_reminder_at = :start + make_interval(secs => id % :spread), "
+                    "UPDATE wait SET next_reminder_at = :start + make_interval(secs => id % :spread), "
                     "deadline_at = :start + make_interval(secs => :spread + id % :spread)"
                 ),
                 {"start": start, "spread": SPREAD_SECONDS},
@@ -99,7 +100,7 @@ def spread(eng: Engine, start: datetime) -> None:
             shifted = "strftime('%Y-%m-%d %H:%M:%S', :start, '+' || ({}) || ' seconds') || '.000000'"
             conn.execute(
                 text(
-                    f"UPDATE game SET next_reminder_at = {shifted.format('id % :spread')}, "
+                    f"UPDATE wait SET next_reminder_at = {shifted.format('id % :spread')}, "
                     f"deadline_at = {shifted.format(':spread + id % :spread')}"
                 ),
                 {"start": start.strftime("%Y-%m-%d %H:%M:%S"), "spread": SPREAD_SECONDS},
@@ -112,6 +113,7 @@ def settle(eng: Engine) -> None:
         if eng.dialect.name == "postgresql":
             conn.execute(text("ANALYZE game"))
             conn.execute(text("ANALYZE seat"))
+            conn.execute(text("ANALYZE wait"))
             conn.execute(text("CHECKPOINT"))
         else:
             conn.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
@@ -129,7 +131,7 @@ def timed(app: Flask, sweep: Callable[..., int], now: datetime) -> tuple[float, 
 def plan(eng: Engine) -> str:
     """How the database answers the reminder sweep's query (it must use the index)."""
     query = (
-        "SELECT next_reminder_at, id FROM game WHERE next_reminder_at <= :now ORDER BY next_reminder_at, id LIMIT 200"
+        "SELECT next_reminder_at, id FROM wait WHERE next_reminder_at <= :now ORDER BY next_reminder_at, id LIMIT 200"
     )
     with eng.connect() as conn:
         if eng.dialect.name == "postgresql":
@@ -154,21 +156,21 @@ def measure(app: Flask, eng: Engine, size: int, seed_seconds: float, runs: int) 
 
 
 def check_due(app: Flask, eng: Engine, game_id: int) -> tuple[int, int]:
-    """Make one game's reminder, then its deadline, due: each sweep must find and handle exactly that game.
+    """Make one game's wait's reminder, then its deadline, due: each sweep must find and handle exactly that wait.
 
     A reminder found in the player's quiet hours is moved to their end instead of sent: handled all the same.
     """
     now = utcnow()
-    table = Game.__table__  # type: ignore[attr-defined]
+    table = Wait.__table__  # type: ignore[attr-defined]
     due = now - timedelta(minutes=1)
     with eng.begin() as conn:
-        conn.execute(update(table).where(table.c.id == game_id).values(next_reminder_at=due))
+        conn.execute(update(table).where(table.c.game_id == game_id).values(next_reminder_at=due))
     timed(app, sweeps.reminder_sweep, now)
     with eng.connect() as conn:
         later = conn.execute(select(func.count()).select_from(table).where(table.c.next_reminder_at <= now))
         reminded = 1 if later.scalar_one() == 0 else 0
     with eng.begin() as conn:
-        conn.execute(update(table).where(table.c.id == game_id).values(deadline_at=due))
+        conn.execute(update(table).where(table.c.game_id == game_id).values(deadline_at=due))
     timed_out = timed(app, sweeps.deadline_sweep, now)[1]
     return reminded, timed_out
 

@@ -802,12 +802,7 @@ def _rotate(seat: Seat) -> None:
 
 def _restart_wait(session: Session, game: Game, seat: Seat) -> None:
     """A new address or person at the seat that must act gets a wait of their own: reminders and deadline anew."""
-    if game.current_seat != seat.position or game.paused_at is not None:
-        return
-    ply = games.load_state(game).ply
-    for key, value in waits.new_wait(game=game, seat=seat, ply=ply, now=utcnow()).items():
-        setattr(game, key, value)
-    session.add(game)
+    waits.restart(session, game, seat, utcnow())
 
 
 def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
@@ -954,24 +949,10 @@ def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor,
     if type(hours) is not int or not 1 <= hours <= MAX_EXTEND_HOURS:
         raise games.ServiceError(f"extend by 1 to {MAX_EXTEND_HOURS} hours")
     game = _running(session, game_id)
-    deadline = timing.utc(game.deadline_at)
-    if deadline is None or game.current_seat is None:
+    seat = None if game.current_seat is None else games.seats_of(session=session, game_id=game_id)[game.current_seat]
+    deadline = None if seat is None else waits.extend(session, game, seat, hours, _now(now))
+    if seat is None or deadline is None:
         raise NotNow("this game has no deadline for the current decision")
-    now = _now(now)
-    deadline = max(deadline, now) + timedelta(hours=hours)
-    seat = games.seats_of(session=session, game_id=game_id)[game.current_seat]
-    game.deadline_at = deadline
-    since = timing.utc(game.waiting_since) or now
-    game.next_reminder_at = timing.planned_reminder(
-        waits.policy_of(game),
-        since=since,
-        sent=game.reminders_sent,
-        last_sent=timing.utc(game.last_reminder_at),
-        clock=waits.seat_clock(seat),
-        deadline=deadline,
-        now=now,
-    )
-    session.add(game)
     audit.log_action(
         session,
         game,
@@ -1038,9 +1019,7 @@ def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = ""
     game.aborted_at = _now(now)
     game.paused_at = game.paused_at or game.aborted_at
     game.paused_reason = f"The organiser ended the game early{': ' + why if why else ''}."
-    for key, value in waits.CLEARED.items():
-        setattr(game, key, value)
-    session.add(game)
+    waits.clear(session, game)
     audit.log_action(
         session,
         game,

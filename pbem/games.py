@@ -569,14 +569,8 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         "current_seat": _first_waited(outcome.rules, state, outcome.seats),
         "version": expected_version + 1,
         "updated_at": utcnow(),
-        **waits.timing_fields(
-            session=session,
-            game=game,
-            rules=outcome.rules,
-            state=state,
-            seats=outcome.seats,
-            now=utcnow(),
-            before=None if outcome.before is None else outcome.before.waiting,
+        **waits.store_fields(
+            session=session, game=game, rules=outcome.rules, state=state, seats=outcome.seats, now=utcnow()
         ),
     }
     params = {"b_id": game.id, "b_version": expected_version, **{f"v_{k}": v for k, v in values.items()}}

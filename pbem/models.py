@@ -44,12 +44,10 @@ class Game(SQLModel, table=True):
     organiser_email: str | None = Field(default=None, max_length=254)
     created_at: datetime = _ts()
     updated_at: datetime = _ts()
-    # Scheduling (pbem.timing, pbem.sweeps): the policy, the current wait, its reminders and deadline, a pause.
+    # Scheduling (pbem.timing, pbem.sweeps): the policy and a pause. The waits are rows of ``Wait``; these three
+    # sum them up for the admin pages (the earliest of the game's waits), kept by ``pbem.waits`` with the rows.
     policy: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     waiting_since: datetime | None = _when()
-    wait_ply: int | None = Field(default=None)
-    reminders_sent: int = 0
-    last_reminder_at: datetime | None = _when()
     next_reminder_at: datetime | None = _when(index=True)
     deadline_at: datetime | None = _when(index=True)
     paused_at: datetime | None = _when()
@@ -85,6 +83,27 @@ class Seat(SQLModel, table=True):
     def is_bot(self) -> bool:
         """True if a bot plays this seat."""
         return self.kind != "human"
+
+
+class Wait(SQLModel, table=True):
+    """A seat a running game waits on: since when, for which decision, its reminders and its deadline.
+
+    ``decision`` is the id of the decision the wait began with and ``wait`` the decision's ``wait`` (a wait
+    lasts while it is unchanged); the sweeps read the indexed ``next_reminder_at`` and ``deadline_at``.
+    """
+
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id")
+    seat: int
+    decision: str = Field(max_length=64)
+    wait: str = Field(max_length=64)
+    waiting_since: datetime = _ts()
+    reminders_sent: int = 0
+    last_reminder_at: datetime | None = _when()
+    next_reminder_at: datetime | None = _when(index=True)
+    deadline_at: datetime | None = _when(index=True)
 
 
 class MoveRecord(SQLModel, table=True):

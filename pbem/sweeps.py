@@ -1,10 +1,10 @@
 """The scheduler's work on the database: reminder and deadline sweeps, absences, quiet hours, pauses.
 
-The database is the scheduler's memory: each game keeps its current wait (``waiting_since``,
-``wait_ply``), when its next reminder is due (``next_reminder_at``) and its deadline
+The database is the scheduler's memory: each seat a game waits on has a ``Wait`` row (since when, for
+which decision), with when its next reminder is due (``next_reminder_at``) and its deadline
 (``deadline_at``), both indexed; ``pbem.waits`` keeps them up to date at every stored move.
-A sweep reads the games that are due, then claims and handles each one in its own short write
-transaction (``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL; BEGIN IMMEDIATE and a re-check on
+A sweep reads the waits that are due, then claims and handles each one (with its game) in its own short
+write transaction (``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL; BEGIN IMMEDIATE and a re-check on
 SQLite), so two schedulers can sweep at once; a reminder's outbox ``dedupe_key`` makes it unique.
 """
 
@@ -18,75 +18,84 @@ from typing import Any
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
-from engine import call_to_glory as glory
-from engine.call_to_glory import State
-from engine.call_to_glory.state import FINISHED
-
 from . import db, flows, games, timing, waits
 from .mail import notify
-from .models import Game, Seat
+from .models import Game, Seat, Wait
 from .timing import utc
 
 log = logging.getLogger(__name__)
 
 BATCH = 200
+FINISHED = "finished"
+"""The status of a game that is over (``games.is_over``)."""
 MAX_TIMEOUT_MOVES = 40
-"""A bound on the decisions the bot makes for one timed-out turn (draws, Ninjas, a lay or discard)."""
+"""A bound on the decisions the bot makes for one timed-out wait (several decisions may share one wait)."""
 
 # ---------------------------------------------------------------------------------------------- sweeps
 
 
 def reminder_sweep(*, engine: Engine | None = None, now: datetime) -> int:
     """Send the reminders that are due at ``now`` (each once, however late); the number queued."""
-    return _sweep(engine, col(Game.next_reminder_at), now, _remind)
+    return _sweep(engine, col(Wait.next_reminder_at), now, _remind)
 
 
 def deadline_sweep(*, engine: Engine | None = None, now: datetime) -> int:
-    """Apply the timeout policy of every game whose deadline passed, oldest deadline first; the number applied."""
-    return _sweep(engine, col(Game.deadline_at), now, _time_out)
+    """Apply the timeout policy to every wait whose deadline passed, oldest deadline first; the number applied."""
+    return _sweep(engine, col(Wait.deadline_at), now, _time_out)
 
 
-Handler = Callable[[Session, Game, datetime], int]
+Handler = Callable[[Session, Game, Wait, datetime], int]
 
 
 def _sweep(engine: Engine | None, column: Any, now: datetime, handle: Handler) -> int:
-    """Visit each due game once, in order of ``column``, handling each in its own write transaction."""
+    """Visit each due wait once, in order of ``column``, handling each in its own write transaction."""
     engine = engine or db.get_engine()
     now = now.astimezone(UTC)
     done = 0
     after: tuple[datetime, int] | None = None
     while True:
         with Session(engine) as session:
-            query = select(column, col(Game.id)).where(column <= now)
+            query = select(column, col(Wait.id)).where(column <= now)
             if after is not None:
-                # `column >= t` bounds the index range; the rest skips the games of this run with that same time.
-                query = query.where(column >= after[0], or_(column > after[0], col(Game.id) > after[1]))
-            due = list(session.exec(query.order_by(column, col(Game.id)).limit(BATCH)))
-        for _moment, game_id in due:
-            done += _handle_one(engine, column, int(game_id or 0), now, handle)
+                # `column >= t` bounds the index range; the rest skips the waits of this run with that same time.
+                query = query.where(column >= after[0], or_(column > after[0], col(Wait.id) > after[1]))
+            due = list(session.exec(query.order_by(column, col(Wait.id)).limit(BATCH)))
+        for _moment, wait_id in due:
+            done += _handle_one(engine, column, int(wait_id or 0), now, handle)
         if len(due) < BATCH:
             return done
         after = (due[-1][0], int(due[-1][1] or 0))
 
 
-def _handle_one(engine: Engine, column: Any, game_id: int, now: datetime, handle: Handler) -> int:
+def _handle_one(engine: Engine, column: Any, wait_id: int, now: datetime, handle: Handler) -> int:
+    game_id: int | None = None
     try:
         with db.write_session(engine) as session:
-            game = _claim(session, column, game_id, now)
-            return 0 if game is None else handle(session, game, now)
+            claimed = _claim(session, column, wait_id, now)
+            if claimed is None:
+                return 0
+            game, wait = claimed
+            game_id = game.id
+            return handle(session, game, wait, now)
     except (games.ServiceError, games.AlreadyPlayed) as exc:
         log.warning("game %s: %s", game_id, getattr(exc, "message", type(exc).__name__))
     except Exception:  # one broken game must not stop the sweep; the next sweep tries it again
-        log.exception("game %s could not be handled", game_id)
+        log.exception("game %s (wait %s) could not be handled", game_id, wait_id)
     return 0
 
 
-def _claim(session: Session, column: Any, game_id: int, now: datetime) -> Game | None:
-    """The game if it is still due and nobody else holds it (SKIP LOCKED), locked for this transaction."""
-    query = select(Game).where(col(Game.id) == game_id, column <= now, col(Game.paused_at).is_(None))
+def _claim(session: Session, column: Any, wait_id: int, now: datetime) -> tuple[Game, Wait] | None:
+    """The wait and its game if it is still due and nobody else holds them (SKIP LOCKED), locked for this
+    transaction; a paused game has nothing due."""
+    query = (
+        select(Game, Wait)
+        .join(Wait, col(Wait.game_id) == col(Game.id))
+        .where(col(Wait.id) == wait_id, column <= now, col(Game.paused_at).is_(None))
+    )
     if session.get_bind().dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
-    return session.exec(query).first()
+    row = session.exec(query).first()
+    return None if row is None else (row[0], row[1])
 
 
 def remindable(seat: Seat) -> bool:
@@ -94,68 +103,79 @@ def remindable(seat: Seat) -> bool:
     return not seat.is_bot and bool(seat.email) and seat.reminders and seat.left_at is None
 
 
-def _remind(session: Session, game: Game, now: datetime) -> int:
-    since = utc(game.waiting_since)
-    if game.current_seat is None or since is None:
-        game.next_reminder_at = None
-        session.add(game)
-        return 0
+def _current(session: Session, game: Game, wait: Wait, now: datetime) -> tuple[Any, Seat] | None:
+    """The game's state and the wait's seat if the game still waits on that seat for that; else the game's waits
+    are synced with its state first (a row left behind does nothing) and None."""
+    rules = games.rules_of(game)
+    state = games.load_state(game)
     seats = games.seats_of(session=session, game_id=game.id or 0)
-    seat = seats[game.current_seat]
-    deadline = utc(game.deadline_at)
+    seat = seats[wait.seat]
+    decision = games.decision_of(rules, state, seat.name)
+    if decision is not None and decision.wait == wait.wait:
+        return state, seat
+    for name, value in waits.store_fields(session=session, game=game, rules=rules, state=state, now=now).items():
+        setattr(game, name, value)
+    session.add(game)
+    return None
+
+
+def _remind(session: Session, game: Game, wait: Wait, now: datetime) -> int:
+    current = _current(session, game, wait, now)
+    if current is None:
+        return 0
+    state, seat = current
+    since = utc(wait.waiting_since) or now
+    deadline = utc(wait.deadline_at)
     step = timing.reminder_step(
-        waits.policy_of(game), now=now, sent=game.reminders_sent, clock=waits.seat_clock(seat), deadline=deadline
+        waits.policy_of(game), now=now, sent=wait.reminders_sent, clock=waits.seat_clock(seat), deadline=deadline
     )
     queued = 0
     if step.send:
-        game.reminders_sent = step.number
-        game.last_reminder_at = now
+        wait.reminders_sent = step.number
+        wait.last_reminder_at = now
         if remindable(seat):
             row = notify.queue_turn_email(
                 session=session,
                 game=game,
-                seats=seats,
+                seats=games.seats_of(session=session, game_id=game.id or 0),
                 seat=seat,
-                state=games.load_state(game),
+                state=state,
                 reminder=step.number,
                 last_reminder=step.last,
                 waited=now - since,
                 deadline=deadline if step.last else None,
-                dedupe_key=f"reminder:{game.id}:{game.wait_ply}:{int(since.timestamp())}:{step.number}",
+                dedupe_key=f"reminder:{game.id}:{seat.position}:{wait.decision}:{int(since.timestamp())}:{step.number}",
             )
             queued = 0 if row is None else 1
-    game.next_reminder_at = step.next_at
-    session.add(game)
+    wait.next_reminder_at = step.next_at
+    session.add(wait)
+    waits.refresh(session, game)
     return queued
 
 
-def _time_out(session: Session, game: Game, now: datetime) -> int:
-    state = games.load_state(game)
-    if state.is_finished or game.current_seat is None:
-        for key, value in waits.CLEARED.items():
-            setattr(game, key, value)
-        session.add(game)
+def _time_out(session: Session, game: Game, wait: Wait, now: datetime) -> int:
+    current = _current(session, game, wait, now)
+    if current is None:
         return 0
-    seat = games.seats_of(session=session, game_id=game.id or 0)[state.current]
+    state, seat = current
     policy = waits.policy_of(game)
     if policy.timeout == "pause":
         hours = policy.deadline_hours or 0
         reason = f"{seat.name} did not play within {_hours(hours)}."
-        _pause(game, reason, now)
-        session.add(game)
+        _pause(session, game, reason, now)
         notify.queue_organiser_notice(
             session=session,
             game=game,
             subject=f"{game.name} · Paused: {seat.name} did not play in time",
             body=(
                 f"The game “{game.name}” waited for {seat.name} since "
-                f"{timing.local_datetime(utc(game.waiting_since) or now, UTC)} and the deadline passed. "
+                f"{timing.local_datetime(utc(wait.waiting_since) or now, UTC)} and the deadline passed. "
                 "Its timeout policy is to pause, so it is paused now: nobody can move until you resume it "
                 "on the admin page (or hand the seat to someone else or to a bot)."
             ),
         )
         return 1
-    _bot_turn(session, game, state, seat)
+    _bot_decides(session, game, state, seat, wait.wait)
     return 1
 
 
@@ -166,52 +186,47 @@ def _hours(hours: int) -> str:
     return f"{hours} hour{'s' if hours != 1 else ''}"
 
 
-def _bot_turn(session: Session, game: Game, state: State, seat: Seat) -> None:
-    """The heuristic bot plays the rest of the waiting player's turn; the log says source "timeout"."""
-    key = timing.wait_key(state.status, state.round, state.turn, state.current_player)
+def _bot_decides(session: Session, game: Game, state: Any, seat: Seat, wait: str) -> None:
+    """The game's default bot makes the seat's decisions while its wait is ``wait``; the log says "timeout"."""
+    rules = games.rules_of(game)
     for _ in range(MAX_TIMEOUT_MOVES):
-        move = games.move_body(games.bot_move(glory.GAME, state, seat.name))
+        decision = games.decision_of(rules, state, seat.name)
+        if decision is None or decision.wait != wait:
+            return
+        move = games.move_body(games.bot_move(rules, state, seat.name))
         outcome = flows.apply_move(
-            session=session, game_id=game.id or 0, seat=seat.position, move=move, decision=state.ply, source="timeout"
+            session=session, game_id=game.id or 0, seat=seat.position, move=move, decision=decision.id, source="timeout"
         )
         state = outcome.state
-        if state.is_finished or timing.wait_key(state.status, state.round, state.turn, state.current_player) != key:
-            return
 
 
-def _pause(game: Game, reason: str, now: datetime) -> None:
+def _pause(session: Session, game: Game, reason: str, now: datetime) -> None:
     game.paused_at = now
     game.paused_reason = reason[:200]
-    game.next_reminder_at = None
-    game.deadline_at = None
+    waits.pause(session, game)
 
 
 # ---------------------------------------------------------------------------------------------- pause
 
 
 def pause_game(*, session: Session, game_id: int, reason: str, now: datetime) -> Game:
-    """Pause a game (no moves, reminders or deadline until it is resumed); nothing changes if it already is."""
+    """Pause a game (no moves, reminders or deadlines until it is resumed); nothing changes if it already is."""
     game = games.get_game(session=session, game_id=game_id, lock=True)
     if game.status == FINISHED:
         raise games.ServiceError("The game is over: there is nothing to pause.")
     if game.paused_at is None:
-        _pause(game, games.check_text(reason, "the reason for the pause", 200), now)
-        session.add(game)
+        _pause(session, game, games.check_text(reason, "the reason for the pause", 200), now)
     return game
 
 
 def resume_game(*, session: Session, game_id: int, now: datetime) -> Game:
-    """Resume a paused game: the player to act gets a fresh wait (reminders and deadline counted from now)."""
+    """Resume a paused game: each seat waited on gets a fresh wait (reminders and deadline counted from now)."""
     game = games.get_game(session=session, game_id=game_id, lock=True)
     if game.paused_at is None:
         return game
     game.paused_at = None
     game.paused_reason = None
-    if game.current_seat is not None and game.status != FINISHED:
-        seat = games.seats_of(session=session, game_id=game_id)[game.current_seat]
-        for key, value in waits.new_wait(game=game, seat=seat, ply=int(game.state.get("ply", 0)), now=now).items():
-            setattr(game, key, value)
-    session.add(game)
+    waits.resume(session=session, game=game, rules=games.rules_of(game), state=games.load_state(game), now=now)
     return game
 
 
@@ -254,7 +269,7 @@ def set_absence(
     me.away_from = utc(me.away_from) if current is not None and me.away_from is not None else now
     me.away_until = until
     me.away_days_used = used
-    waits.replan(game, me, old, now)
+    waits.replan(session, game, me, old, now)
     session.add_all([me, game])
     return me
 
@@ -269,7 +284,7 @@ def end_absence(*, session: Session, game_id: int, seat: int, now: datetime, non
     me.away_days_used = timing.end_absence_days(today=today, used=me.away_days_used, current_until=me.away_until)
     me.away_from = None
     me.away_until = None
-    waits.replan(game, me, old, now)
+    waits.replan(session, game, me, old, now)
     session.add_all([me, game])
     return me
 
@@ -294,6 +309,6 @@ def set_quiet_hours(
         except timing.PolicyError as exc:
             raise games.ServiceError(str(exc)) from None
         me.quiet_start, me.quiet_end = f"{quiet.start:%H:%M}", f"{quiet.end:%H:%M}"
-    waits.replan(game, me, waits.seat_clock(me).away, now)
+    waits.replan(session, game, me, waits.seat_clock(me).away, now)
     session.add_all([me, game])
     return me

@@ -14,7 +14,8 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 TIMEOUTS = ("bot", "pause")
-"""What happens at a deadline: the heuristic bot plays the rest of the turn, or the game pauses."""
+"""What happens at a deadline: the game's default bot decides for the seat until its wait is over, or the game
+pauses."""
 
 MAX_HOURS = 720
 MAX_DEADLINE_HOURS = 2160
@@ -238,14 +239,6 @@ def local_date(instant: datetime, tz: tzinfo) -> date:
 # ---------------------------------------------------------------------------------------------- waits
 
 
-def wait_key(status: str | None, round_: int | None, turn: int | None, player: str | None) -> tuple[Any, ...]:
-    """What identifies one wait: a new one starts when the player to act, the turn, the round or the phase changes.
-
-    Draws within one turn keep the same key, so a player who drew once is not waited on anew.
-    """
-    return (status, round_, turn, player)
-
-
 def absence_credit(away: Absence | None, since: datetime) -> timedelta:
     """How much of the absence lies after ``since``: the time a deadline moves by."""
     if away is None:
@@ -425,8 +418,12 @@ class TimeInfo:
     finished: bool = False
 
 
-def page_info(*, game: Any, seats: list[Any], me: Any, now: datetime) -> TimeInfo:
-    """The time facts for one seat's page, from the Game and Seat rows (read only)."""
+def page_info(*, game: Any, seats: list[Any], me: Any, now: datetime, wait: Any = None) -> TimeInfo:
+    """The time facts for one seat's page, from the Game and Seat rows (read only).
+
+    ``wait`` is the seat's ``Wait`` row, if the caller read it: its own deadline. Without it, the game's
+    (earliest) deadline is shown to the first seat waited on.
+    """
     tz = zone(me.timezone)
     today = local_date(now, tz)
     finished = game.status == "finished"
@@ -438,8 +435,11 @@ def page_info(*, game: Any, seats: list[Any], me: Any, now: datetime) -> TimeInf
     )
     policy = Policy.from_json(game.policy)
     info.timeout = policy.timeout
-    deadline = utc(game.deadline_at)
-    if deadline is not None and not finished and game.current_seat == me.position:
+    if wait is not None:
+        deadline = utc(wait.deadline_at) if wait.seat == me.position else None
+    else:
+        deadline = utc(game.deadline_at) if game.current_seat == me.position else None
+    if deadline is not None and not finished:
         info.deadline = local_datetime(deadline, tz)
     current = me.away_until if me.away_until is not None and me.away_until >= today else None
     if current is not None:

@@ -14,7 +14,7 @@ from sqlmodel import col
 
 from engine import call_to_glory as glory
 from pbem import admin, audit, db, flows, games
-from pbem.models import AdminUser, Game, OutboxEmail
+from pbem.models import AdminUser, Game, OutboxEmail, Wait
 from tests.apps import Table
 
 from .conftest import PASSWORD, actions_of, count, create_table, outbox_rows
@@ -461,7 +461,10 @@ def test_extend_the_deadline(app: Flask, adm_table: Table, organiser: admin.Acto
     after = game_row(app, adm_table.game_id).deadline_at
     assert after is not None and after - before == timedelta(hours=48)
     assert game_row(app, adm_table.game_id).next_reminder_at is not None
-    set_game(app, adm_table.game_id, deadline_at=datetime.now(UTC) - timedelta(hours=5))
+    past = datetime.now(UTC) - timedelta(hours=5)
+    set_game(app, adm_table.game_id, deadline_at=past)  # the game's summary of its waits
+    with app.app_context(), db.write_session() as session:  # and ann's wait itself
+        session.execute(update(Wait).where(col(Wait.game_id) == adm_table.game_id).values(deadline_at=past))
     now = datetime.now(UTC)
     run(app, admin.extend_deadline, game_id=adm_table.game_id, hours=2, actor=organiser, now=now)
     late = game_row(app, adm_table.game_id).deadline_at

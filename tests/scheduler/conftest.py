@@ -6,6 +6,10 @@
     and deadlines can be tested at any instant without sleeping. ``clock.at(...)`` sets it,
     ``clock.advance(hours=...)`` moves it. Sweeps get ``now=clock.now`` explicitly.
 
+``mail``
+    Records what the services ask ``pbem.mail.notify`` to queue instead of composing it (for games whose
+    emails the mail layer cannot compose yet).
+
 ``smtp_server``, ``make_mail_app``, ``smtp_app``
     From tests/mail/conftest.py (a real aiosmtpd server and an app that sends to it).
 """
@@ -22,8 +26,9 @@ import pytest
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import db, flows, games, timing
-from pbem.models import Game, MoveRecord, OutboxEmail, Seat
+from pbem import db, flows, games, timing, waits
+from pbem.mail import notify
+from pbem.models import Game, MoveRecord, OutboxEmail, Seat, Wait
 from tests.apps import Table, new_table
 from tests.mail.conftest import make_mail_app, smtp_app, smtp_server  # noqa: F401  (fixtures shared with tests/mail)
 
@@ -70,6 +75,35 @@ class People:
         return out
 
 
+@dataclass
+class Mail:
+    """What the services asked ``pbem.mail.notify`` to queue: the reminders (seat, number, key) and the moves."""
+
+    reminders: list[tuple[int, int, str]] = field(default_factory=list)
+    moves: int = 0
+
+
+@pytest.fixture
+def mail(monkeypatch: pytest.MonkeyPatch) -> Iterator[Mail]:
+    """The scheduler's calls into ``pbem.mail.notify``, recorded instead of composed (the emails of Pick a Number
+    are the mail layer's business and its tests'; the Call to Glory tests check real reminder emails)."""
+    seen = Mail()
+
+    def queue_turn_email(*, seat: Any, reminder: int | None = None, dedupe_key: str | None = None, **_: Any) -> Any:
+        if reminder is None:
+            return None
+        seen.reminders.append((seat.position, reminder, dedupe_key or ""))
+        return object()
+
+    def after_move(**_: Any) -> None:
+        seen.moves += 1
+
+    monkeypatch.setattr(notify, "queue_turn_email", queue_turn_email)
+    monkeypatch.setattr(notify, "after_move", after_move)
+    monkeypatch.setattr(notify, "after_create", lambda **_: None)
+    yield seen
+
+
 def make_game(app: Flask, *, policy: timing.Policy | None = None, seed: int = 1, **kw: Any) -> Table:
     """A game of people (ann, bob, cy unless ``names`` is given), created now (the clock's now)."""
     people = People(kw.pop("names", ("ann", "bob", "cy")), kw.pop("overrides", {}))
@@ -80,6 +114,22 @@ def game_row(app: Flask, game_id: int) -> Game:
     """The game's row, read fresh."""
     with app.app_context():
         return games.get_game(session=db.get_session(), game_id=game_id)
+
+
+def wait_rows(app: Flask, game_id: int) -> list[Wait]:
+    """The game's waits (one per seat waited on), in seat order, read fresh."""
+    with app.app_context():
+        return waits.of_game(db.get_session(), game_id)
+
+
+def wait_row(app: Flask, game_id: int, seat: int | None = None) -> Wait:
+    """The wait of ``seat``, or the game's only wait."""
+    rows = wait_rows(app, game_id)
+    if seat is None:
+        (row,) = rows
+        return row
+    (row,) = [r for r in rows if r.seat == seat]
+    return row
 
 
 def seat_row(app: Flask, game_id: int, position: int) -> Seat:

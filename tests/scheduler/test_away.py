@@ -81,7 +81,7 @@ def test_going_away_moves_the_deadline_holds_reminders_and_shows_to_others(
     assert sweeps_remind(app, datetime(2026, 6, 2, 10, 0, tzinfo=UTC)) == 0
     assert sweeps_remind(app, datetime(2026, 6, 4, 8, 0, tzinfo=UTC)) == 1
     wait = int(utc(game_row(app, table.game_id).waiting_since).timestamp())
-    assert [r.dedupe_key for r in reminders(app)] == [f"reminder:{table.game_id}:0:{wait}:1"]
+    assert [r.dedupe_key for r in reminders(app)] == [f"reminder:{table.game_id}:0:0:{wait}:1"]
 
 
 def sweeps_remind(app: Flask, now: datetime) -> int:

@@ -14,7 +14,7 @@ from sqlmodel import col, select
 from pbem import admin, db, flows, games, sweeps, timing
 from pbem.db import make_engine
 from pbem.mail.compose import local_time
-from pbem.models import Game, MoveRecord, Seat
+from pbem.models import MoveRecord, Seat, Wait
 from tests.apps import form_fields
 
 from .conftest import (
@@ -29,6 +29,7 @@ from .conftest import (
     seat_row,
     timeout_moves,
     utc,
+    wait_row,
 )
 
 H = timedelta(hours=1)
@@ -56,8 +57,10 @@ def table_verified(app: Flask, game_id: int) -> bool:
 
 def test_a_new_game_waits_on_the_first_player_with_reminder_and_deadline(app: Flask, clock: Clock) -> None:
     table = make_game(app)
-    game = game_row(app, table.game_id)
-    assert utc(game.waiting_since) == T0 and game.wait_ply == 0 and game.reminders_sent == 0
+    game, wait = game_row(app, table.game_id), wait_row(app, table.game_id)
+    assert utc(game.waiting_since) == T0 and wait.decision == "0" and wait.reminders_sent == 0
+    assert wait.seat == 0 and utc(wait.waiting_since) == T0
+    assert utc(wait.next_reminder_at) == T0 + 24 * H and utc(wait.deadline_at) == T0 + 72 * H
     assert utc(game.next_reminder_at) == T0 + 24 * H
     assert utc(game.deadline_at) == T0 + 72 * H
     assert game.policy == timing.Policy().to_json()
@@ -70,13 +73,14 @@ def test_the_wait_starts_when_the_seat_to_act_changes_not_at_each_draw(app: Flas
     with app.app_context(), db.write_session() as session:
         flows.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW1, decision=state.ply, source="page")
     game = game_row(app, table.game_id)
-    assert utc(game.waiting_since) == T0 and game.wait_ply == 0, "a draw within the turn keeps the wait"
+    assert utc(game.waiting_since) == T0 and wait_row(app, table.game_id).decision == "0", "a draw keeps the wait"
     assert utc(game.deadline_at) == T0 + 72 * H
     clock.advance(hours=1)
     play_turn(app, table)  # ann finishes her turn: bob's wait begins now
     game = game_row(app, table.game_id)
     assert table.state().current_player == "bob"
-    assert utc(game.waiting_since) == T0 + 6 * H and game.wait_ply == table.state().ply
+    assert utc(game.waiting_since) == T0 + 6 * H and wait_row(app, table.game_id).decision == str(table.state().ply)
+    assert wait_row(app, table.game_id).seat == 1, "ann's wait is gone, bob's began"
     assert utc(game.next_reminder_at) == T0 + 30 * H and utc(game.deadline_at) == T0 + 78 * H
 
 
@@ -91,13 +95,13 @@ def test_reminders_come_on_time_once_each_and_stop_before_the_deadline(app: Flas
     assert remind(app, T0 + 71 * H) == 0, "the third slot would fall on the deadline"
     sent = reminders(app, gid)
     wait = int(T0.timestamp())  # a reminder's key names its game, decision, wait and number
-    assert [r.dedupe_key for r in sent] == [f"reminder:{gid}:0:{wait}:1", f"reminder:{gid}:0:{wait}:2"]
+    assert [r.dedupe_key for r in sent] == [f"reminder:{gid}:0:0:{wait}:1", f"reminder:{gid}:0:0:{wait}:2"]
     assert {address(r) for r in sent} == {"ann@example.com"}
     assert "Reminder 1" in sent[0].subject and "Reminder 2" in sent[1].subject
     # The last one names the deadline, on ann's clock (UTC): Thursday 4 June 2026, 10:00.
     assert "4 June" in sent[1].text_body and "4 June" not in sent[0].text_body
     game = game_row(app, gid)
-    assert game.reminders_sent == 2 and game.next_reminder_at is None
+    assert wait_row(app, gid).reminders_sent == 2 and game.next_reminder_at is None
 
 
 def test_reminders_respect_quiet_hours_across_daylight_saving_changes(app: Flask, clock: Clock) -> None:
@@ -130,7 +134,7 @@ def test_a_sweep_never_reminds_in_quiet_hours_even_if_the_seat_moved_zone(app: F
     due = T0 + 24 * H  # 19:00 in Tokyo: fine; but at 14:00 UTC it is 23:00 there
     game_id = table.game_id
     with app.app_context(), db.write_session() as session:
-        session.execute(update(Game).where(col(Game.id) == game_id).values(next_reminder_at=due + 4 * H))
+        session.execute(update(Wait).where(col(Wait.game_id) == game_id).values(next_reminder_at=due + 4 * H))
     assert remind(app, due + 4 * H) == 0
     assert utc(game_row(app, game_id).next_reminder_at) == datetime(2026, 6, 2, 23, 0, tzinfo=UTC)  # 08:00 in Tokyo
     assert remind(app, datetime(2026, 6, 2, 23, 0, tzinfo=UTC)) == 1
@@ -145,7 +149,7 @@ def test_no_reminders_for_seats_that_cannot_or_do_not_want_them(app: Flask, cloc
             session.execute(update(Seat).where(col(Seat.game_id) == table.game_id).values(reminders=False))
     assert remind(app, T0 + 24 * H) == 0
     assert reminders(app, table.game_id) == []
-    assert game_row(app, table.game_id).reminders_sent == 1, "the slot passed all the same"
+    assert wait_row(app, table.game_id).reminders_sent == 1, "the slot passed all the same"
     assert remind(app, T0 + 48 * H) == 0 and reminders(app, table.game_id) == []
 
 
@@ -258,9 +262,11 @@ def test_after_three_days_down_each_overdue_reminder_goes_once(app: Flask, clock
     assert remind(app, now) == 0
     for table in tables:
         (sent,) = reminders(app, table.game_id)
-        assert sent.dedupe_key == f"reminder:{table.game_id}:0:{int(T0.timestamp())}:1"
+        assert sent.dedupe_key == f"reminder:{table.game_id}:0:0:{int(T0.timestamp())}:1"
         game = game_row(app, table.game_id)
-        assert game.reminders_sent == 1 and utc(game.next_reminder_at) == now + 24 * H, "the next counts from now"
+        assert wait_row(app, table.game_id).reminders_sent == 1 and utc(game.next_reminder_at) == now + 24 * H, (
+            "the next counts from now"
+        )
     assert remind(app, now + 24 * H) == 3 and remind(app, now + 48 * H) == 0  # 96 h: the third would pass 120 h
 
 

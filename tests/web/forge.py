@@ -60,11 +60,11 @@ def rotate_nonce(app: Flask, game_id: int, position: int, nonce: str = "rotated-
 
 
 def delete_game(app: Flask, game_id: int) -> None:
-    """Remove a game with everything that refers to it (emails, admin actions, moves, seats)."""
+    """Remove a game with everything that refers to it (emails, admin actions, waits, moves, seats)."""
     with app.extensions["pbem_engine"].begin() as conn:
         tables = set(inspect(conn).get_table_names())
         for sql in (
-            *(f"DELETE FROM {t} WHERE game_id = :g" for t in ("outbox", "admin_action") if t in tables),
+            *(f"DELETE FROM {t} WHERE game_id = :g" for t in ("outbox", "admin_action", "wait") if t in tables),
             "DELETE FROM move WHERE game_id = :g",
             "DELETE FROM seat WHERE game_id = :g",
             "DELETE FROM game WHERE id = :g",
