@@ -30,7 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     # " (you)" after the reader's own name, unless the name already says it (the demo's seat is called "You").
     app.jinja_env.globals["you"] = lambda name: "" if str(name).strip().casefold() == "you" else " (you)"
-    # What a game's own templates (templates/games/<key>/) need besides the view: its fixed data (card values …).
+    # What a game's own templates (templates/games/<key>/) need besides the view: the game's fixed data.
     app.jinja_env.globals["game_data"] = lambda key: games.rules_of(key).template_data()
     app.jinja_env.globals["move_form_html"] = html.move_form
     # Static paths without url_for: error pages must render even when the request's URL could not be bound.

@@ -1,8 +1,7 @@
 """HTML snippets the pages repeat many times (move buttons), built in Python.
 
 A Jinja macro call costs tens of microseconds; a player's page shows dozens of buttons, so this is a
-function (a Jinja global) that returns escaped Markup. The macro in templates/play/_card.html calls it,
-so the markup has one source.
+function (the Jinja global ``move_form_html``) that returns escaped Markup.
 """
 
 from __future__ import annotations
