@@ -88,6 +88,7 @@ def make_move(token: str) -> Any:
             return error_page(400, str(exc), "That move is not allowed")
     if decision is None and not _standing(rules, seat.name, move):
         return error_page(400, "The form did not say which decision it was made for. Reload the page.")
+    db.drop_session()  # the read is done: its connection goes back to the pool before the write takes one
     try:
         with db.write_session() as session:
             outcome = flows.apply_move(
