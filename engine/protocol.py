@@ -218,6 +218,15 @@ class Game(Protocol):
         """The milestones reached between two states of one game (``before`` is a clone taken before moves)."""
         ...
 
+    def headline(self, state: Any, viewer: str | None, log: Sequence[Event]) -> str:
+        """A line for the top of ``viewer``'s page about a milestone just reached (a round just scored), while it is
+        news, else ''. ``log`` is the latest events, oldest first, as ``viewer`` may see them."""
+        ...
+
+    def template_data(self) -> Mapping[str, Any]:
+        """Fixed data the game's templates (``templates/games/<key>/``) use, such as each card type's value."""
+        ...
+
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event (as ``viewer`` may see it) in plain words."""
         ...

@@ -9,10 +9,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from engine import call_to_glory as glory
-from engine.call_to_glory import words
-
-from . import config, db
+from . import config, db, games
 from .config import ROOT
 from .extensions import csrf, login_manager
 from .web import html
@@ -31,11 +28,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if hops:
         # Behind PROXY_FIX trusted reverse proxies: the client's address and scheme from their X-Forwarded-* headers.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
-    app.jinja_env.globals["article"] = words.a
     # " (you)" after the reader's own name, unless the name already says it (the demo's seat is called "You").
     app.jinja_env.globals["you"] = lambda name: "" if str(name).strip().casefold() == "you" else " (you)"
-    app.jinja_env.globals["values"] = dict(zip(glory.TYPES, glory.VALUES, strict=True))
-    app.jinja_env.globals["card_html"] = html.card
+    # What a game's own templates (templates/games/<key>/) need besides the view: the game's fixed data.
+    app.jinja_env.globals["game_data"] = lambda key: games.rules_of(key).template_data()
     app.jinja_env.globals["move_form_html"] = html.move_form
     # Static paths without url_for: error pages must render even when the request's URL could not be bound.
     app.jinja_env.globals["static_url"] = lambda filename: f"{app.static_url_path}/{filename}"
@@ -54,6 +50,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
     app.register_blueprint(play.bp)
+    app.jinja_env.globals["game_style_url"] = play.style_url
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
     app.register_blueprint(admin.bp)

@@ -1,16 +1,20 @@
-"""What a seat's page shows: resolve a link, then the player's view, choices, scores and log."""
+"""What a seat's page shows: resolve a link, then the player's view, choices, settings, progress and log.
+
+Everything comes from the game's protocol (``games.rules_of``); the game's own templates
+(``templates/games/<key>/``) draw its board from the player view.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session
 
-from engine import call_to_glory as glory
-from engine.call_to_glory import Move, State, present
-from engine.call_to_glory.words import describe_event, describe_move
-from engine.protocol import ChoiceGroup
+from engine.errors import FormatError
+from engine.protocol import ChoiceGroup, Result
+from engine.protocol import Game as Rules
 
 from . import games, links, talk, timing
 from .models import Game, Seat, utcnow
@@ -23,39 +27,51 @@ class Choices:
     """The open decision of the seat: what is asked, and the game's choices grouped for buttons (with what each
     does, and what is closed to the player and why)."""
 
-    decision: int
+    decision: str
     prompt: str
     groups: list[ChoiceGroup] = field(default_factory=list)
 
 
 @dataclass
 class SeatPage:
-    """Everything the player's page renders, computed from the engine's player view."""
+    """Everything the player's page renders, computed through the game's protocol."""
 
     game: Game
     seats: list[Seat]
     seat: Seat
-    state: State
+    rules: Rules
+    state: Any
     view: dict[str, Any]
     choices: Choices | None
     log: list[str]
-    rounds: list[dict[str, Any]]
     personal_token: str
+    result: Result | None = None
+    settings: list[ChoiceGroup] = field(default_factory=list)
+    waiting_on: list[str] = field(default_factory=list)
     pending: dict[str, Any] | None = None
     pending_open: bool = False
     pending_label: str = ""
     refresh_seconds: int = 60
     progress: list[str] = field(default_factory=list)
-    round_over: str = ""
+    headline: str = ""
     said: list[talk.Said] = field(default_factory=list)
+    timing: timing.TimeInfo | None = None
+
+    @property
+    def key(self) -> str:
+        """The game's key: its templates are under ``templates/games/<key>/``."""
+        return self.game.game
+
+    @property
+    def finished(self) -> bool:
+        """True once the game has a result."""
+        return self.result is not None
 
     @property
     def waiting(self) -> bool:
         """True while the game runs and this seat has nothing to decide: the page reloads itself to follow it."""
-        running = self.game.paused_at is None and self.game.aborted_at is None and not self.state.is_finished
+        running = self.game.paused_at is None and self.game.aborted_at is None and not self.finished
         return running and self.choices is None
-
-    timing: timing.TimeInfo | None = None
 
 
 def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
@@ -73,48 +89,60 @@ def personal_token_of(*, session: Session, link: links.Link) -> str:
 def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES) -> SeatPage:
     """The page for a personal or move link (a GET: reads only); ``log_lines`` moves of the log, or all."""
     link, game, seats, seat = resolve(session=session, token=token)
-    state = games.load_state(game)
+    rules = games.rules_of(game)
+    state = rules.from_json(game.state)
     events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
-    view = glory.player_view(state, seat.name, log=events)
+    view = rules.player_view(state, seat.name, log=events)
+    seen = list(view.get("log", ()))
+    paused = game.paused_at is not None
+    result = rules.result(state)
     page = SeatPage(
         game=game,
         seats=seats,
         seat=seat,
+        rules=rules,
         state=state,
         view=view,
-        choices=None if game.paused_at is not None else choices_for(state, seat.name),
-        log=[describe_event(e, seat.name) for e in reversed(view["log"])],
-        rounds=glory.round_details(state),
+        choices=None if paused else choices_for(rules, state, seat.name),
+        log=[rules.describe(e, seat.name) for e in reversed(seen)],
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
+        result=result,
         timing=timing.page_info(game=game, seats=seats, me=seat, now=utcnow()),
     )
-    page.progress = glory.GAME.progress(state, seat.name)
+    if result is None:
+        page.settings = rules.settings(state, seat.name)
+        page.waiting_on = list(rules.waiting_for(state))
+        page.progress = rules.progress(state, seat.name)
     page.said = talk.said(session=session, game_id=game.id or 0, names={s.position: s.name for s in seats})
-    page.round_over = present.round_over(state, view["log"])
-    if link.purpose == links.MOVE and link.move is not None and game.paused_at is None:
+    page.headline = rules.headline(state, seat.name, seen)
+    if link.purpose == links.MOVE and link.move is not None and not paused:
         page.pending = link.move
-        page.pending_open = link.decision == str(state.ply) and _legal(state, seat.name, link.move)
+        decision = games.decision_of(rules, state, seat.name)
+        open_now = decision is not None and link.decision == decision.id
+        page.pending_open = open_now and _legal(rules, state, seat.name, link.move)
         page.pending_label = choice_label(page.choices, link.move) if page.pending_open else ""
-        page.pending_label = page.pending_label or describe_move(link.move)
+        page.pending_label = page.pending_label or rules.describe_move(link.move)
     return page
 
 
-def _legal(state: State, player: str, move: dict[str, Any]) -> bool:
+def _legal(rules: Rules, state: Any, player: str, move: Mapping[str, Any]) -> bool:
+    """True when ``move`` (a body) is one of ``player``'s legal moves now."""
     try:
-        return glory.can_apply(state, Move.from_json({**move, "player": player}))
-    except glory.FormatError:
+        wanted = games.move_body(rules.parse_move(player, dict(move)))
+    except FormatError:
         return False
+    return any(games.move_body(m) == wanted for m in rules.legal_moves(state, player))
 
 
-def choices_for(state: State, player: str) -> Choices | None:
+def choices_for(rules: Rules, state: Any, player: str) -> Choices | None:
     """The open decision of ``player`` with the game's choices, or None when they have none."""
-    decision = glory.GAME.waiting_for(state).get(player)
+    decision = games.decision_of(rules, state, player)
     if decision is None:
         return None
-    return Choices(state.ply, decision.prompt, glory.GAME.choices(state, player))
+    return Choices(decision.id, decision.prompt, rules.choices(state, player))
 
 
-def choice_label(choices: Choices | None, move: dict[str, Any]) -> str:
+def choice_label(choices: Choices | None, move: Mapping[str, Any]) -> str:
     """The label the page's button for ``move`` shows ('' when it offers no such move)."""
     wanted = {k: str(v) for k, v in move.items() if k != "player"}
     for group in choices.groups if choices is not None else ():

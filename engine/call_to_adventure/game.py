@@ -182,6 +182,20 @@ class CallToAdventure:
             out.append(Milestone("game_over", "Game over", None, {"ended_by": after.ended_by}))
         return out
 
+    def headline(self, st: State, viewer: str | None, log: Sequence[Event]) -> str:
+        """While the turn that turned an Act row face up is the latest, that the Act begins."""
+        for i in range(len(log) - 1, -1, -1):
+            event = log[i]
+            if event.get("event") == "act":
+                if any(e.get("player") not in (None, event.get("player")) for e in log[i + 1 :]):
+                    return ""
+                return f"Act {'I' * int(event.get('act') or 1)} begins: its row is turned face up."
+        return ""
+
+    def template_data(self) -> Mapping[str, Any]:
+        """Nothing: the view carries everything its templates show."""
+        return {}
+
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event in plain words."""
         return view.describe(event, viewer)

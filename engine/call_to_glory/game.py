@@ -9,7 +9,7 @@ from typing import Any, Final
 from ..errors import FormatError, OptionsError
 from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
 from . import bots, codec, present, record, rules, view, words
-from .cards import TASK_DECKS
+from .cards import TASK_DECKS, TYPES, VALUES
 from .moves import Move
 from .state import FINISHED, REVEALING, Options, State, check_players, new_game
 
@@ -172,6 +172,14 @@ class CallToGlory:
         return out
 
     # Words -----------------------------------------------------------------------------------------
+
+    def headline(self, state: State, viewer: str | None, log: Sequence[Event]) -> str:
+        """While the first turns of a new round are played, that the last round is over and how it scored."""
+        return present.round_over(state, log)
+
+    def template_data(self) -> Mapping[str, Any]:
+        """Each card type's value (the cards show it)."""
+        return {"values": dict(zip(TYPES, VALUES, strict=True))}
 
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event in plain words."""

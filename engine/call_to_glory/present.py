@@ -6,6 +6,9 @@ button, its confirmation and the reason beside a missing button always say the s
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from ..protocol import Choice, ChoiceGroup, Closed
 from .cards import DISCARD1, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TYPES, VALUES
 from .rules import discard_target, preferred_pile, round_score
@@ -207,7 +210,7 @@ def progress(state: State, viewer: str | None) -> list[str]:
     return lines
 
 
-def round_over(state: State, log: list[dict[str, object]]) -> str:
+def round_over(state: State, log: Sequence[Mapping[str, Any]]) -> str:
     """While the first turns of a new round are played (fewer turns than players since the last round was
     scored, in ``log``), a line that says the last round is over and how it scored; otherwise ''."""
     turns = 0

@@ -1,8 +1,7 @@
-"""HTML snippets the pages repeat many times (cards, move buttons), built in Python.
+"""HTML snippets the pages repeat many times (move buttons), built in Python.
 
-A Jinja macro call costs tens of microseconds; a player's page shows dozens of cards and buttons, so
-these two are functions (Jinja globals) that return escaped Markup. The macros in
-templates/play/_card.html call them, so the markup has one source.
+A Jinja macro call costs tens of microseconds; a player's page shows dozens of buttons, so this is a
+function (the Jinja global ``move_form_html``) that returns escaped Markup.
 """
 
 from __future__ import annotations
@@ -11,19 +10,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from markupsafe import Markup, escape
-
-from engine import call_to_glory as glory
-
-VALUES = dict(zip(glory.TYPES, glory.VALUES, strict=True))
-
-
-def card(type: str, count: int | None = None, small: bool = False) -> Markup:
-    """A coloured card: its value and name, and ×count for more than one."""
-    extra = f"<i>×{int(count)}</i>" if count and count > 1 else ""
-    return Markup(
-        f'<span class="card t-{escape(type)}{" small" if small else ""}"><b>{VALUES.get(type, "")}</b>'
-        f"<span>{escape(type.capitalize())}</span>{extra}</span>"
-    )
 
 
 def move_form(

@@ -1,14 +1,18 @@
-"""The player's page: GET shows it (never writes), POST makes a move (CSRF-protected)."""
+"""The player's page: GET shows it (never writes), POST makes a move (CSRF-protected); and each game's style sheet."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
-from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from jinja2 import TemplateNotFound
 from werkzeug.wrappers.response import Response as BaseResponse
 
-from engine.call_to_glory.words import describe_move
+import engine
+from engine.errors import FormatError
+from engine.protocol import Game as Rules
 
 from .. import db, flows, games, links, pages, talk
 from ..models import utcnow
@@ -16,7 +20,16 @@ from .errors import error_page
 from .settings import expired_page
 
 bp = Blueprint("play", __name__)
-MOVE_FIELDS = ("do", "pile", "type", "count", "target", "deck", "discard_preference")
+NOT_MOVE = ("csrf_token", "decision")
+"""The form fields that are not part of the move: every other field is."""
+MAX_FIELDS = 16
+MAX_VALUE = 100_000
+"""A form's value longer than this is forged (no page sends one); shorter ones go to the game, which names what is
+wrong with them in its own words."""
+FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+DEFAULT = "_default"
+"""The folder of templates/games/ with the plain partials of a game that has none of its own."""
+STYLE_MAX_AGE = 365 * 24 * 3600
 
 
 def link_error(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
@@ -37,7 +50,7 @@ def page(token: str) -> Any:
         data = pages.seat_page(session=db.get_session(), token=token)
     except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
         return link_error(exc)
-    return render_template("play/page.html", page=data, describe_move=describe_move)
+    return render_template("play/page.html", page=data, parts=parts_of(data.key))
 
 
 @bp.get("/play/<token>/log")
@@ -57,15 +70,25 @@ def make_move(token: str) -> Any:
         link = links.read(token)
     except (links.LinkInvalid, links.LinkExpired) as exc:
         return link_error(exc)
-    move: dict[str, Any] | None
+    try:
+        game, _seats, seat = games.find_seat(session=db.get_session(), link=link)
+        rules = games.rules_of(game)
+    except (links.LinkInvalid, games.ServiceError) as exc:
+        return link_error(exc)
     if link.purpose == links.MOVE:
         move, decision, source = dict(link.move or {}), link.decision, "link"
     else:
-        move, decision, source = _form_move(), _form_decision(), "page"
-    if move is None:
-        return error_page(400, "The form did not name exactly one move.")
-    if decision is None and move.get("do") != "preference":
+        texts = _form_texts()
+        if texts is None:
+            return error_page(400, "The form did not name exactly one move.")
+        decision, source = _form_decision(), "page"
+        try:
+            move = _typed(rules, seat.name, texts)
+        except FormatError as exc:
+            return error_page(400, str(exc), "That move is not allowed")
+    if decision is None and not _standing(rules, seat.name, move):
         return error_page(400, "The form did not say which decision it was made for. Reload the page.")
+    db.drop_session()  # the read is done: its connection goes back to the pool before the write takes one
     try:
         with db.write_session() as session:
             outcome = flows.apply_move(
@@ -89,7 +112,7 @@ def make_move(token: str) -> Any:
     except games.ServiceError as exc:
         rule = f"{exc.rule}: " if exc.rule else ""
         return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")
-    flash(f"Done: {describe_move(move)}.", "done")
+    flash(f"Done: {rules.describe_move(move)}.", "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
 
 
@@ -97,22 +120,46 @@ def _back(personal: str) -> BaseResponse | Response:
     return redirect(url_for("play.page", token=personal), code=303)
 
 
-def _form_move() -> dict[str, Any] | None:
+def _form_texts() -> dict[str, str] | None:
+    """The move's fields of the posted form (every field but NOT_MOVE, empty ones left out), or None for a form
+    no page sends: no field, too many, a field twice, a name that is not a field name, a value too long."""
     form = request.form
-    if "do" not in form:
+    names = [name for name in form if name not in NOT_MOVE]
+    if not names or len(names) > MAX_FIELDS or len(form.getlist("decision")) > 1:
         return None
-    if any(len(form.getlist(name)) > 1 for name in (*MOVE_FIELDS, "decision")):
+    if any(len(form.getlist(name)) > 1 or not FIELD_NAME.fullmatch(name) for name in names):
         return None
-    move: dict[str, Any] = {}
-    for name in MOVE_FIELDS:
-        value = form.get(name)
-        if value is None or value == "":
-            continue
-        if name == "count":
-            move[name] = _small_int(value, 3) if _small_int(value, 3) is not None else value
+    texts = {name: form[name] for name in names}
+    if any(len(value) > MAX_VALUE for value in texts.values()):
+        return None
+    return {name: value for name, value in texts.items() if value != ""}
+
+
+def _typed(rules: Rules, player: str, texts: dict[str, str]) -> dict[str, Any]:
+    """The move a form's texts stand for: small ASCII whole numbers as numbers (a count), or, when the game
+    refuses that, the texts as sent (a name or a label that is made of digits); FormatError when it refuses both."""
+    typed: dict[str, Any] = {k: n if (n := _small_int(v, 3)) is not None else v for k, v in texts.items()}
+    try:
+        rules.parse_move(player, typed)
+    except FormatError:
+        if typed == texts:
+            raise
+        try:
+            rules.parse_move(player, texts)
+        except FormatError:
+            pass
         else:
-            move[name] = value
-    return move
+            return dict(texts)
+        raise
+    return typed
+
+
+def _standing(rules: Rules, player: str, move: dict[str, Any]) -> bool:
+    """True for a standing move (a setting, made outside the player's decisions)."""
+    try:
+        return rules.is_standing(rules.parse_move(player, move))
+    except FormatError:
+        return False
 
 
 def _form_decision() -> str | None:
@@ -155,3 +202,47 @@ def say(token: str) -> Any:
     return redirect(
         url_for("play.page", token=links.personal_token(link.game_id, link.seat, nonce), _anchor="talk"), code=303
     )
+
+
+def partial(key: str, name: str) -> str:
+    """The template ``name`` of game ``key`` (templates/games/<key>/), or the plain one of templates/games/_default/."""
+    env = current_app.jinja_env
+    return env.select_template([f"games/{key}/{name}", f"games/{DEFAULT}/{name}"]).name or ""
+
+
+def parts_of(key: str) -> dict[str, str]:
+    """The partials the player's page includes: the header's words (head), the board and the scores."""
+    return {name: partial(key, f"{name}.html") for name in ("head", "board", "scores")}
+
+
+def _style_of(key: str) -> str:
+    loader = current_app.jinja_env.loader
+    if loader is None:
+        return ""
+    try:
+        return loader.get_source(current_app.jinja_env, f"games/{key}/style.css")[0]
+    except TemplateNotFound:
+        return ""
+
+
+def style_version(key: str) -> str:
+    """A short hash of the game's style sheet: its link changes when the sheet does, so it may be cached long."""
+    cache: dict[str, str] = current_app.extensions.setdefault("pbem_style_versions", {})
+    if key not in cache or current_app.debug:
+        cache[key] = hashlib.sha256(_style_of(key).encode()).hexdigest()[:12]
+    return cache[key]
+
+
+def style_url(key: str) -> str:
+    """The link of a game's style sheet, with its version."""
+    return url_for("play.game_style", key=key, v=style_version(key))
+
+
+@bp.get("/games/<key>/style.css")
+def game_style(key: str) -> Any:
+    """The style sheet of a game's board (templates/games/<key>/style.css; empty for a game without one)."""
+    if key not in engine.GAMES:
+        abort(404)
+    response = Response(_style_of(key), mimetype="text/css")
+    response.headers["Cache-Control"] = f"public, max-age={STYLE_MAX_AGE}, immutable"
+    return response

@@ -48,12 +48,14 @@ def page(token: str) -> Any:
         game, _seats, seat = notify.settings_seat(session=db.get_session(), token=token)
     except REFUSALS as exc:
         return _refused(exc)
+    rules = games.rules_of(game)
     return render_template(
         "settings/page.html",
         game=game,
+        title=rules.title,
         seat=seat,
         token=token,
-        finished=games.load_state(game).is_finished,
+        finished=games.is_over(rules, games.load_state(game)),
         confirm=request.args.get("confirm") == "leave",
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
     )

@@ -97,6 +97,16 @@ def _check_views(game: Game, state: Any, players: list[str], seed: int) -> None:
         assert game.player_view(other, viewer) == view, f"{viewer}'s view shows something hidden from them"
 
 
+def _check_headlines(game: Game, state: Any, players: list[str], log: list[dict[str, Any]], seed: int) -> None:
+    json.dumps(dict(game.template_data()))
+    for viewer in players:
+        seen = game.player_view(state, viewer, log=log[-60:])["log"]
+        line = game.headline(state, viewer, seen)
+        assert isinstance(line, str)
+        other = game.reshuffle_hidden(state, viewer, seed)
+        assert game.headline(other, viewer, seen) == line, "the headline tells only what the viewer may see"
+
+
 @pytest.mark.parametrize(("key", "players", "options"), _cases())
 def test_random_playthrough(key: str, players: list[str], options: dict[str, Any]) -> None:
     game = engine.GAMES[key]
@@ -141,6 +151,8 @@ def test_random_playthrough(key: str, players: list[str], options: dict[str, Any
                 assert after[other].id == decision.id, f"{other}'s decision changed though {player} moved"
         for milestone in game.milestones(before, state):
             assert milestone.kind and milestone.title
+        if step % 7 == 3:
+            _check_headlines(game, state, players, log, step)
         if step % 11 == 0:
             data = game.to_json(state)
             assert game.to_json(game.from_json(json.loads(json.dumps(data)))) == data

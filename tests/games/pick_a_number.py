@@ -268,6 +268,18 @@ class PickANumber:
             out.append(Milestone("game_over", "Game over"))
         return out
 
+    def headline(self, state: State, viewer: str | None, log: Sequence[Event]) -> str:
+        """The latest reveal, until someone picks in the next round."""
+        if not log or log[-1].get("event") not in ("revealed", "game_end"):
+            return ""
+        last = next(e for e in reversed(log) if e.get("event") == "revealed")
+        scores = ", ".join(f"{p} {n}" for p, n in last["scores"].items())
+        return f"Round {last['round']} is revealed: {scores}."
+
+    def template_data(self) -> Mapping[str, Any]:
+        """Nothing: the view carries everything a page shows."""
+        return {}
+
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event in plain words."""
         kind = event.get("event")

@@ -14,8 +14,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import inspect, text
 from werkzeug.test import TestResponse
 
-from engine import call_to_glory as glory
-from pbem import links
+from pbem import db, games, links
 from tests.apps import Table
 
 DAY = 86400
@@ -73,8 +72,10 @@ def delete_game(app: Flask, game_id: int) -> None:
 
 
 def snapshot(table: Table) -> tuple[int, str, int]:
-    """What must not change when a request is refused: version, the state as JSON, the log length."""
-    return table.version(), repr(glory.to_json(table.state())), table.moves_logged()
+    """What must not change when a request is refused: version, the stored state (JSON), the log length."""
+    with table.app.app_context():
+        game = games.get_game(session=db.get_session(), game_id=table.game_id)
+        return game.version, repr(game.state), table.moves_logged()
 
 
 def assert_error_page(response: TestResponse, status: int | tuple[int, ...], *words: str) -> None:

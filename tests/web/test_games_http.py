@@ -8,7 +8,7 @@ turn. Bots play inside the same requests. At the end the final page names the wi
 (R10) and replaying the log gives the snapshot.
 
 Every page rendered is checked against the engine (R11): the one "Your hand" section
-(``data-hand`` in templates/play/page.html) is the viewer's hand, every other card on the
+(``data-hand`` in templates/games/call-to-glory/board.html) is the viewer's hand, every other card on the
 page is public (a set on the table or the top of a discard pile), other players' hands
 appear only as sizes, only the viewer's unrevealed task cards are shown, and the log
 names no card another player drew face down. ``test_the_page_check_catches_leaks`` shows
@@ -442,12 +442,13 @@ def test_a_whole_game_through_the_pages(app: Flask, case: Case) -> None:
 
 TABLE_LINE = '<div class="cards">\n    {% for type, n in v.tables[s.name].items() %}'
 HAND_LINE = "{% for type, n in v.hands[me].items() %}"
-# A leaky template: (text of page.html, what replaces it, what check_page says about the leak on bob's page).
+BOARD = "games/call-to-glory/board.html"
+# A leaky board: (text of BOARD, what replaces it, what check_page says about the leak on bob's page).
 LEAKS = {
     "every-hand-on-the-table": (
         TABLE_LINE,
         '<div class="cards">{% for n in page.state.hands[loop.index0] %}{% if n %}'
-        "{{ card((values.keys()|list)[loop.index0], n) }}{% endif %}{% endfor %}\n"
+        "{{ card((game_data('call-to-glory')['values'].keys()|list)[loop.index0], n) }}{% endif %}{% endfor %}\n"
         "    {% for type, n in v.tables[s.name].items() %}",
         "cards outside bob's hand",
     ),
@@ -459,7 +460,8 @@ LEAKS = {
     "the-next-seat's-hand": (
         HAND_LINE,
         "{% set q = (page.seat.position + 1) % page.seats|length %}"
-        "{% for type, n in dict(zip(values.keys()|list, page.state.hands[q])).items() if n %}",
+        "{% set types = game_data('call-to-glory')['values'].keys()|list %}"
+        "{% for type, n in dict(zip(types, page.state.hands[q])).items() if n %}",
         "bob's hand on the page is",
     ),
     "hand-sizes-from-the-state": (
@@ -472,7 +474,7 @@ LEAKS = {
 
 @pytest.mark.parametrize("leak", list(LEAKS))
 def test_the_page_check_catches_leaks(app: Flask, table: Table, leak: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page check fails on a page.html that shows hidden cards: it is not vacuous."""
+    """The page check fails on a board that shows hidden cards: it is not vacuous."""
     client = app.test_client()
     ann, bob = table.personal(0), table.personal(1)
     for _ in range(2):  # ann draws twice: her hand is no longer the size of the others'
@@ -485,12 +487,10 @@ def test_the_page_check_catches_leaks(app: Flask, table: Table, leak: str, monke
     old, new, message = LEAKS[leak]
     loader = app.jinja_env.loader
     assert loader is not None
-    source = loader.get_source(app.jinja_env, "play/page.html")[0]
-    assert source.count(old) == 1, "page.html changed: update the leak"
+    source = loader.get_source(app.jinja_env, BOARD)[0]
+    assert source.count(old) == 1, "the board changed: update the leak"
     monkeypatch.setitem(app.jinja_env.globals, "zip", zip)
-    monkeypatch.setattr(
-        app.jinja_env, "loader", ChoiceLoader([DictLoader({"play/page.html": source.replace(old, new)}), loader])
-    )
+    monkeypatch.setattr(app.jinja_env, "loader", ChoiceLoader([DictLoader({BOARD: source.replace(old, new)}), loader]))
     if app.jinja_env.cache is not None:
         app.jinja_env.cache.clear()
     leaky = client.get(f"/play/{bob}")

@@ -81,7 +81,7 @@ def test_a_round_end_shows_a_banner_and_the_standing_of_the_round(app: Flask, cl
     table = new_table(app, specs, seed=3, options=Options(rounds=2))
     html = page(client, table, 0)
     assert 'class="progress"' in html and "If round 1 ended now:" in html and "of 6." in html
-    assert "round-over" not in html
+    assert "headline" not in html
     while table.state().round == 1:
         move = games.move_body(games.bot_move(glory.GAME, table.state(), table.state().current_player or ""))
         with app.app_context(), db.write_session() as session:
@@ -89,7 +89,7 @@ def test_a_round_end_shows_a_banner_and_the_standing_of_the_round(app: Flask, cl
                 session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
             )
     html = page(client, table, 0)
-    assert '<p class="flash done round-over">Round 1 is over: ann ' in html and "If round 2 ended now:" in html
+    assert '<p class="flash done headline">Round 1 is over: ann ' in html and "If round 2 ended now:" in html
 
 
 def test_a_finished_game_shows_no_empty_boxes(app: Flask, client: FlaskClient) -> None:
