@@ -153,7 +153,7 @@ def _options(
         return rules.parse_options(values, players)
     except OptionsError as exc:
         for key, message in exc.errors.items():
-            errors.setdefault(key if key in fields else "options", message)
+            errors.setdefault(key if key in fields else "seats" if key == "players" else "options", message)
         return None
 
 

@@ -257,9 +257,7 @@ def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor,
     return f"The deadline is now {hours} hours later."
 
 
-def bot_decision(
-    *, session: Session, game_id: int, decision: str | int, actor: Actor, seat: int | None = None
-) -> str:
+def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: Actor, seat: int | None = None) -> str:
     """Let the game's default bot make an open decision (source "admin"); allowed while paused, to unstick a game.
 
     ``seat`` (counted from 0) says whose decision it is; without it, the one seat waited on for ``decision``.
