@@ -14,9 +14,10 @@ from ..audit import Actor as Actor
 from ..models import Game, Seat, utcnow
 
 LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,4})?")
-STATUSES = ("playing", "revealing", "finished", "aborted")
+STATUSES = ("playing", "finished", "aborted")
 """A game's status as the admin page shows it: the stored ones, or ``aborted`` (stopped by an organiser)."""
 RUNNING = ("playing", "revealing")
+"""The stored statuses of a game still played (older versions stored a second one, ``revealing``)."""
 MAX_REASON = 150
 
 

@@ -98,7 +98,8 @@ def list_games(
     if status == "aborted":
         filters.append(col(Game.aborted_at).is_not(None))
     elif status is not None:
-        filters += [col(Game.status) == status, col(Game.aborted_at).is_(None)]
+        stored = RUNNING if status == "playing" else (status,)
+        filters += [col(Game.status).in_(stored), col(Game.aborted_at).is_(None)]
     if attention:
         dead_games = select(OutboxEmail.game_id).where(col(OutboxEmail.status) == "dead")
         stopped = and_(col(Game.paused_at).is_not(None), col(Game.aborted_at).is_(None))
@@ -149,7 +150,7 @@ def list_games(
     )
     rows = []
     for r in session.execute(query):
-        shown = "aborted" if r[11] is not None else r[2]
+        shown = "aborted" if r[11] is not None else "playing" if r[2] in RUNNING else r[2]
         rows.append(
             GameRow(
                 id=r[0],

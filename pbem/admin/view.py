@@ -1,4 +1,4 @@
-"""One game as its organiser sees it: every hand (the game's ``summary``), the milestones so far, the log in
+"""One game as its organiser sees it: everything hidden (the game's ``summary``), the milestones so far, the log in
 the game's words, the emails, and what a bot would do for each seat waited on."""
 
 from __future__ import annotations
@@ -109,7 +109,9 @@ class GameView:
     @property
     def status(self) -> str:
         """The status the admin page shows: the stored one, or ``aborted``."""
-        return "aborted" if self.game.aborted_at is not None else self.game.status
+        if self.game.aborted_at is not None:
+            return "aborted"
+        return "playing" if self.running else self.game.status
 
 
 def move_text(rules: Rules, record: MoveRecord) -> str:
@@ -147,7 +149,7 @@ def _milestones(rules: Rules, game: Game, seats: list[Seat], state: Any) -> list
 
 
 def game_view(*, session: Session, game_id: int, now: datetime | None = None) -> GameView:
-    """A game as its organiser sees it: every hand, the milestones, the whole log, its emails."""
+    """A game as its organiser sees it: everything hidden, the milestones, the whole log, its emails."""
     game = games.get_game(session=session, game_id=game_id)
     rules = games.rules_of(game)
     seats = games.seats_of(session=session, game_id=game_id)

@@ -387,7 +387,7 @@ def new_game_form(key: str) -> type[NewGameBase]:
         "seats": FieldList(FormField(SeatForm), min_entries=rules.max_players, max_entries=rules.max_players),
         "options": FormField(options, separator="-"),
     }
-    return type(f"NewGameForm_{len(key)}", (NewGameBase,), fields)
+    return type(f"NewGameForm[{key}]", (NewGameBase,), fields)
 
 
 def _new_game_input(key: str, form: NewGameBase) -> admin.NewGame:
@@ -533,7 +533,7 @@ def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any
 
 @bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Any:
-    """The organiser's view of one game: every hand, the milestones, the log, the emails and the actions."""
+    """The organiser's view of one game: everything hidden, the milestones, the log, the emails and the actions."""
     return _game_page(game_id)
 
 
