@@ -9,7 +9,7 @@ from typing import Any, Final
 from ..errors import FormatError, OptionsError
 from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
 from . import bots, codec, present, record, rules, view, words
-from .cards import TASK_DECKS, TYPES, VALUES
+from .cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES, VALUES
 from .moves import Move
 from .state import FINISHED, REVEALING, Options, State, check_players, new_game
 
@@ -17,6 +17,62 @@ _REVEAL: Final = "Reveal a task card"
 _DRAW: Final = {2: "Draw a card (2 of 2 left)", 1: "Draw a card (1 of 2 left)"}
 _ACT: Final = "Lay a set or discard a card"
 _OPTION_KEYS: Final = ("rounds", "imperial_tasks", "ninja_power", "first_player", "task_decks")
+
+
+def task_table_text(table: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The task-card table as a form shows it: one line per deck, ``A: Emperor, Empress, Daimyo, Shogun``."""
+    shown: Mapping[str, Sequence[str]] = table or DEFAULT_TASK_TABLE
+    return "\n".join(f"{deck}: {', '.join(t.capitalize() for t in shown[deck])}" for deck in TASK_DECKS)
+
+
+def parse_task_table(text: str) -> dict[str, list[str]]:
+    """Read a form's task-card table: decks A, B and C, four card types each (R1)."""
+    table: dict[str, list[str]] = {}
+    lines = [line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+    if len(lines) > len(TASK_DECKS):
+        raise FormatError("the task-card table has three lines: A, B and C")
+    for number, line in enumerate(lines, start=1):
+        deck, sep, rest = line.partition(":")
+        deck = deck.strip().upper()
+        if not sep or deck not in TASK_DECKS:
+            raise FormatError(f"line {number} must start with A:, B: or C:")
+        if deck in table:
+            raise FormatError(f"deck {deck} is listed twice")
+        cards = [c.strip().lower() for c in rest.split(",") if c.strip()]
+        for card in cards:
+            if card not in TYPES:
+                known = ", ".join(t.capitalize() for t in TYPES)
+                raise FormatError(f"deck {deck}: {card[:40]!r} is not a card type ({known})")
+        if len(cards) != 4:
+            raise FormatError(f"deck {deck} must list 4 card types, not {len(cards)}")
+        table[deck] = cards
+    missing = [d for d in TASK_DECKS if d not in table]
+    if missing:
+        raise FormatError(f"the task-card table has no line for deck {', '.join(missing)}")
+    return table
+
+
+def _form_options(data: Mapping[str, Any], errors: dict[str, str]) -> dict[str, Any]:
+    """A form's option values made a record's: the task-card table as text (read only with Imperial Tasks; the
+    default table is not stored), and the number of rounds checked against the variant (R2)."""
+    out = dict(data)
+    decks = out.get("task_decks")
+    if isinstance(decks, str):
+        del out["task_decks"]
+        if out.get("imperial_tasks") is True and decks.strip():
+            try:
+                table = parse_task_table(decks)
+            except FormatError as exc:
+                errors["task_decks"] = str(exc)
+            else:
+                if table != {d: list(DEFAULT_TASK_TABLE[d]) for d in TASK_DECKS}:
+                    out["task_decks"] = table
+    rounds = out.get("rounds")
+    top = 3 if out.get("imperial_tasks") is True else 4
+    if type(rounds) is int and not 1 <= rounds <= top:
+        extra = " with Imperial Tasks" if top == 3 else ""
+        errors["rounds"] = f"a game has 1 to {top} rounds{extra} (R2)"
+    return out
 
 
 class _Bot:
@@ -61,19 +117,28 @@ class CallToGlory:
         OptionField(
             "first_player", "First player", "player", None, help="who starts round 1 (default: the first seat)"
         ),
+        OptionField(
+            "task_decks",
+            "Task cards (with Imperial Tasks)",
+            "text",
+            task_table_text(),
+            help="One line per deck, four card types each. Replace them to use other task cards.",
+        ),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
 
     # Rules -----------------------------------------------------------------------------------------
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
-        """The options of a record or a form, checked for these players (R2), defaults resolved."""
+        """The options of a record or a form (the task-card table may be the text ``task_table_text`` shows),
+        checked for these players (R2), defaults resolved; every problem at once."""
         if not isinstance(data, Mapping):
             raise OptionsError({"": "the options must be an object"})
         errors: dict[str, str] = {}
         for key in data:
             if key not in _OPTION_KEYS:
                 errors[str(key)] = f"unknown option {key!r}"
+        data = _form_options(data, errors)
         try:
             options = Options.from_json(dict(data))
         except FormatError as exc:

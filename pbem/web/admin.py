@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, available_timezones
@@ -31,6 +33,8 @@ from wtforms import (  # type: ignore[import-untyped]
 from wtforms.validators import InputRequired, Length, NumberRange, Optional  # type: ignore[import-untyped]
 
 import engine
+from engine.protocol import Game as Rules
+from engine.protocol import OptionField
 
 from .. import admin, db, games, timing
 from ..extensions import login_manager
@@ -40,8 +44,6 @@ from .errors import error_page
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 PUBLIC = ("admin.login",)
 """The only admin endpoint a visitor may reach without logging in."""
-DESTRUCTIVE = ("email", "hand", "bot", "abort")
-"""Actions that ask for confirmation first."""
 LOGIN_KEY = "admin-login"
 ACCOUNT_KEY = "admin-login-account"
 
@@ -288,53 +290,53 @@ def index() -> Any:
 # Creating a game --------------------------------------------------------------------------------
 
 _needed = InputRequired("a whole number is needed here")
-SEAT_CHOICES = [
-    ("none", "No seat"),
-    ("human", "A person"),
-    ("heuristic", "Bot (heuristic)"),
-    ("random", "Bot (random)"),
-]
 TOO_LONG = "at most %(max)d characters"
+PLAYER_HINT = "Counted in the list of seats above; with a random order, that player keeps it."
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[Any]:
     return [SelectChoice(value, label) for value, label in pairs]
 
 
-class SeatForm(Form):  # type: ignore[misc]
-    """One seat of the new-game form."""
-
-    kind = SelectField("Seat", choices=_choices(SEAT_CHOICES), default="none")
-    name = StringField("Name", validators=[Length(max=40, message=TOO_LONG)])
-    email = StringField("Email", validators=[Length(max=254, message=TOO_LONG)])
-    language = StringField("Language", default="en", validators=[Length(max=8, message=TOO_LONG)])
-    timezone = StringField("Time zone", default="UTC", validators=[Length(max=64, message=TOO_LONG)])
+def seat_choices(rules: Rules) -> list[tuple[str, str]]:
+    """What a seat of this game may be, as the form offers it: a person, or each of the game's bots."""
+    return [("human", "A person"), *((kind, f"Bot ({kind})") for kind in rules.bots)]
 
 
-class NewGameForm(FlaskForm):  # type: ignore[misc]
-    """The new-game form: seats, order, options, task cards and the reminder/deadline policy."""
+def _option_field(rules: Rules, option: OptionField) -> Any:
+    """The form field of one of the game's options, by its kind."""
+    if option.kind == "bool":
+        return BooleanField(option.label, default=bool(option.default), description=option.help)
+    if option.kind == "text":
+        return TextAreaField(
+            option.label,
+            default="" if option.default is None else str(option.default),
+            validators=[Length(max=admin.MAX_OPTION_TEXT, message=TOO_LONG)],
+            description=option.help,
+        )
+    if option.kind == "player":
+        seats = [("", "Default"), *((str(i), f"Seat {i + 1}") for i in range(rules.max_players))]
+        help = f"{option.help}. {PLAYER_HINT}" if option.help else PLAYER_HINT
+        return SelectField(option.label, choices=_choices(seats), default="", description=help)
+    if option.choices:
+        default = "" if option.default is None else str(option.default)
+        return SelectField(
+            option.label, choices=_choices(list(option.choices)), default=default, description=option.help
+        )
+    return StringField(
+        option.label,
+        default="" if option.default is None else str(option.default),
+        validators=[Length(max=admin.MAX_OPTION_TEXT, message=TOO_LONG)],
+        description=option.help,
+    )
+
+
+class NewGameBase(FlaskForm):  # type: ignore[misc]
+    """The parts of the new-game form every game shares: its name, the seat order and the reminder policy."""
 
     name = StringField("Name", validators=[InputRequired("the game needs a name"), Length(max=80, message=TOO_LONG)])
-    seats = FieldList(FormField(SeatForm), min_entries=admin.MAX_SEATS, max_entries=admin.MAX_SEATS)
     order = RadioField(
         "Seat order", choices=_choices([("listed", "As listed"), ("random", "Random")]), default="listed"
-    )
-    first_player = SelectField(
-        "First player (round 1)",
-        choices=_choices([(str(i), f"Seat {i + 1}") for i in range(admin.MAX_SEATS)]),
-        default="0",
-    )
-    rounds = SelectField(
-        "Rounds",
-        choices=_choices([("", "Standard: 4, or 3 with Imperial Tasks"), *[(str(n), str(n)) for n in range(1, 5)]]),
-        default="",
-    )
-    imperial_tasks = BooleanField("Imperial Tasks (V1)")
-    ninja_power = BooleanField("The power of the Ninja (V2)")
-    task_table = TextAreaField(
-        "Task cards (with Imperial Tasks)",
-        default=admin.task_table_text,
-        validators=[Length(max=600, message=TOO_LONG)],
     )
     organiser_email = StringField(
         "Organiser's email (told when a game pauses)", validators=[Length(max=254, message=TOO_LONG)]
@@ -355,7 +357,7 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     )
     timeout = RadioField(
         "At the deadline",
-        choices=_choices([("bot", "A bot plays the rest of the late player's turn"), ("pause", "The game pauses")]),
+        choices=_choices([("bot", "A bot makes the late player's decisions"), ("pause", "The game pauses")]),
         default="bot",
     )
     absence_cap_days = IntegerField(
@@ -365,9 +367,33 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     )
 
 
-def _new_game_input(form: NewGameForm) -> admin.NewGame:
+@cache
+def new_game_form(key: str) -> type[NewGameBase]:
+    """The new-game form of one game: as many seat rows as it has players at most, and a field per option."""
+    rules = engine.GAMES[key]
+    kinds = [("none", "No seat"), *seat_choices(rules)]
+
+    class SeatForm(Form):  # type: ignore[misc]
+        """One seat of the new-game form."""
+
+        kind = SelectField("Seat", choices=_choices(kinds), default="none")
+        name = StringField("Name", validators=[Length(max=games.MAX_PLAYER_NAME, message=TOO_LONG)])
+        email = StringField("Email", validators=[Length(max=games.MAX_EMAIL, message=TOO_LONG)])
+        language = StringField("Language", default="en", validators=[Length(max=8, message=TOO_LONG)])
+        timezone = StringField("Time zone", default="UTC", validators=[Length(max=64, message=TOO_LONG)])
+
+    options = type("OptionsForm", (Form,), {o.name: _option_field(rules, o) for o in rules.option_fields})
+    fields = {
+        "seats": FieldList(FormField(SeatForm), min_entries=rules.max_players, max_entries=rules.max_players),
+        "options": FormField(options, separator="-"),
+    }
+    return type(f"NewGameForm[{key}]", (NewGameBase,), fields)
+
+
+def _new_game_input(key: str, form: NewGameBase) -> admin.NewGame:
     return admin.NewGame(
         name=form.name.data or "",
+        game=key,
         seats=[
             admin.SeatInput(
                 kind=entry.form.kind.data,
@@ -378,31 +404,25 @@ def _new_game_input(form: NewGameForm) -> admin.NewGame:
             )
             for entry in form.seats
         ],
+        options={f.short_name: f.data if isinstance(f.data, bool) else (f.data or "") for f in form.options.form},
         random_order=form.order.data == "random",
-        first_seat=_small(form.first_player.data, -1),
-        rounds=_small(form.rounds.data, None),
-        imperial_tasks=bool(form.imperial_tasks.data),
-        ninja_power=bool(form.ninja_power.data),
-        task_table=form.task_table.data or "",
         organiser_email=form.organiser_email.data or "",
         policy={name: form[name].data for name in admin.POLICY_FIELDS},
     )
 
 
-def _small(value: Any, default: Any) -> Any:
-    """A one-digit choice of a select as a number (the form has already said if it is not one of the choices)."""
-    return int(value) if isinstance(value, str) and len(value) == 1 and value.isdigit() else default
-
-
-def _attach(form: NewGameForm, errors: dict[str, str]) -> list[str]:
+def _attach(form: NewGameBase, errors: dict[str, str]) -> list[str]:
     """Put each service error next to its field (unless the form already found one there); return the others."""
     general = []
+    options = form.options.form
     for key, message in errors.items():
         parts = key.split("-")
         field = None
         if parts[0] == "seats" and len(parts) == 3 and parts[1].isdigit() and int(parts[1]) < len(form.seats):
             field = form.seats[int(parts[1])].form[parts[2]]
-        elif key and key != "seats" and key in form:
+        elif key and key in options:
+            field = options[key]
+        elif key and key not in ("seats", "options") and key in form:
             field = form[key]
         if field is None:
             general.append(message)
@@ -418,44 +438,72 @@ def _trim(form: Any) -> None:
             for entry in field:
                 _trim(entry.form)
             continue
+        if isinstance(field, FormField):
+            _trim(field.form)
+            continue
         longest = min((v.max for v in field.validators if isinstance(v, Length) and v.max >= 0), default=None)
         if longest is not None and isinstance(field.data, str) and len(field.data) > longest:
             field.data = field.data[:longest]
 
 
-def _new_form() -> NewGameForm:
-    form = NewGameForm()
-    if request.method == "GET":
+def _game_key() -> str:
+    key = request.values.get("game") or games.DEFAULT_GAME
+    if key not in engine.GAMES:
+        raise games.GameNotFound(f"this server does not know the game {key[:60]!r}")
+    return key
+
+
+def _new_form(key: str) -> NewGameBase:
+    form = new_game_form(key)()
+    if request.method != "POST":
         for i, entry in enumerate(form.seats):
-            entry.form.kind.data = "human" if i < 2 else "none"
+            entry.form.kind.data = "human" if i < engine.GAMES[key].min_players else "none"
         form.organiser_email.data = actor().email or ""
     return form
 
 
+def _new_game_page(key: str, form: NewGameBase, general: list[str], status: int = 200) -> Any:
+    rules = engine.GAMES[key]
+    page = render_template(
+        "admin/new_game.html",
+        form=form,
+        general=general,
+        zones=_zones(),
+        game=rules,
+        players=admin.players_text(rules),
+        choices=admin.game_choices(),
+    )
+    return page, status
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> Any:
-    """The new-game form; a valid POST creates the game (which queues the invitations) and opens its page."""
-    form = _new_form()
+    """The new-game form of the chosen game (``?game=``, the default game if none); a valid POST creates the game
+    (which queues the invitations) and opens its page."""
+    try:
+        key = _game_key()
+    except games.GameNotFound as exc:
+        return error_page(404, exc.message)
+    form = _new_form(key)
     general: list[str] = []
-    if request.method == "POST":
-        valid = form.validate()
-        new = _new_game_input(form)
-        try:
-            admin.check_new_game(new)  # also when the form found problems: every field's message at once
-            if valid:
-                db.get_session().close()
-                with db.write_session() as write:
-                    game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
-                flash(f"Game {game_id} is created; the invitations are on their way.", "done")
-                return redirect(url_for("admin.game", game_id=game_id), code=303)
-        except admin.InputErrors as exc:
-            general = _attach(form, exc.errors)
-        except games.ServiceError as exc:
-            general = [exc.message]
-        _trim(form)
-        page = render_template("admin/new_game.html", form=form, general=general, zones=_zones())
-        return page, 400
-    return render_template("admin/new_game.html", form=form, general=general, zones=_zones())
+    if request.method != "POST":
+        return _new_game_page(key, form, general)
+    valid = form.validate()
+    new = _new_game_input(key, form)
+    try:
+        admin.check_new_game(new)  # also when the form found problems: every field's message at once
+        if valid:
+            db.get_session().close()
+            with db.write_session() as write:
+                game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
+            flash(f"Game {game_id} is created; the invitations are on their way.", "done")
+            return redirect(url_for("admin.game", game_id=game_id), code=303)
+    except admin.InputErrors as exc:
+        general = _attach(form, exc.errors)
+    except games.ServiceError as exc:
+        general = [exc.message]
+    _trim(form)
+    return _new_game_page(key, form, general, 400)
 
 
 def _zones() -> list[str]:
@@ -471,15 +519,27 @@ def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
     page = render_template(
-        "admin/game.html", view=view, error=error, kinds=SEAT_CHOICES[1:], zones=_zones(), now=utcnow()
+        "admin/game.html",
+        view=view,
+        error=error,
+        kinds=seat_choices(view.rules),
+        zones=_zones(),
+        now=utcnow(),
+        board=[f"games/{view.rules.key}/admin_board.html", "admin/_board.html"],
+        milestones=[f"games/{view.rules.key}/admin_milestones.html", "admin/_milestones.html"],
     )
     return page, status
 
 
 @bp.get("/games/<id:game_id>")
 def game(game_id: int) -> Any:
-    """The organiser's view of one game: every hand, the score sheets, the log, the emails and the actions."""
+    """The organiser's view of one game: everything hidden, the milestones, the log, the emails and the actions."""
     return _game_page(game_id)
+
+
+# The actions on a game: each is one object, registered in ACTIONS -----------------------------------
+
+DECISION = re.compile(r"[A-Za-z0-9._:-]{1,40}")
 
 
 def _form_int(name: str, digits: int = 6) -> int:
@@ -489,46 +549,89 @@ def _form_int(name: str, digits: int = 6) -> int:
     return int(value)
 
 
-def _seat_arg() -> int:
-    return _form_int("seat", 1) - 1
-
-
 def _form_text(name: str) -> str:
     value = request.form.get(name, "")
     return value if len(request.form.getlist(name)) <= 1 else ""
 
 
-def _run(game_id: int, action: str) -> str | admin.Export:
-    """Call the service of ``action`` in one write transaction."""
-    me = actor()
-    calls: dict[str, Callable[[Any], str | admin.Export]] = {
-        "resend": lambda s: admin.resend_turn_email(session=s, game_id=game_id, actor=me),
-        "email": lambda s: admin.change_email(
-            session=s, game_id=game_id, seat=_seat_arg(), email=_form_text("email"), actor=me
-        ),
-        "hand": lambda s: admin.hand_seat(
-            session=s,
-            game_id=game_id,
-            seat=_seat_arg(),
-            kind=_form_text("kind"),
-            email=_form_text("email"),
-            language=_form_text("language") or "en",
-            timezone=_form_text("timezone") or "UTC",
-            actor=me,
-        ),
-        "pause": lambda s: admin.pause_game(session=s, game_id=game_id, reason=_form_text("reason"), actor=me),
-        "resume": lambda s: admin.resume_game(session=s, game_id=game_id, actor=me),
-        "extend": lambda s: admin.extend_deadline(session=s, game_id=game_id, hours=_form_int("hours", 4), actor=me),
-        "bot": lambda s: admin.bot_decision(session=s, game_id=game_id, decision=_form_int("decision", 9), actor=me),
-        "retry": lambda s: admin.retry_dead_emails(session=s, game_id=game_id, actor=me),
-        "hide": lambda s: admin.hide_message(session=s, game_id=game_id, message_id=_form_int("message", 10), actor=me),
-        "abort": lambda s: admin.abort_game(session=s, game_id=game_id, reason=_form_text("reason"), actor=me),
-        "export": lambda s: admin.export_record(session=s, game_id=game_id, actor=me),
-        "verify": lambda s: _verified(admin.verify(session=s, game_id=game_id, actor=me)),
-    }
-    db.get_session().close()
-    with db.write_session() as write:
-        return calls[action](write)
+def _seat_arg(view: admin.GameView, name: str = "seat") -> int:
+    """A seat number of the form (counted from 1 there), checked against the game; counted from 0."""
+    position = _form_int(name, 1) - 1
+    if not 0 <= position < len(view.seats):
+        raise games.ServiceError(f"game {view.game.id} has no seat {position + 1}")
+    return position
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of the game page: ``read`` checks its form (request.form, against the game as it is) and
+    gives the service's arguments; ``call`` is the service; ``ask`` is the question a destructive action puts
+    first (None: no question); ``done`` turns the service's answer into the message shown after it."""
+
+    read: Callable[[admin.GameView], dict[str, Any]]
+    call: Callable[..., Any]
+    ask: Callable[[admin.GameView, dict[str, Any]], str] | None = None
+    done: Callable[[Any], str | admin.Export] = str
+
+
+def _nothing(_view: admin.GameView) -> dict[str, Any]:
+    return {}
+
+
+def _reason(_view: admin.GameView) -> dict[str, Any]:
+    reason = _form_text("reason")
+    if reason.strip():
+        games.check_text(reason, "the reason", admin.MAX_REASON)
+    return {"reason": reason}
+
+
+def _new_email(view: admin.GameView) -> dict[str, Any]:
+    seat = _seat_arg(view)
+    return {"seat": seat, "email": admin.require_email(_form_text("email"), view.seats[seat].name)}
+
+
+def _hand(view: admin.GameView) -> dict[str, Any]:
+    seat = _seat_arg(view)
+    kind = _form_text("kind")
+    if kind not in games.seat_kinds(view.rules):
+        raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(view.rules.bots)})")
+    out: dict[str, Any] = {"seat": seat, "kind": kind}
+    if kind == games.HUMAN:
+        who = view.seats[seat].name
+        out["email"] = admin.require_email(_form_text("email"), who)
+        out["language"] = admin.check_language(_form_text("language") or "en")
+        out["timezone"] = admin.check_timezone(_form_text("timezone") or "UTC", who)
+    return out
+
+
+def _decision(view: admin.GameView) -> dict[str, Any]:
+    decision = _form_text("decision")
+    if not DECISION.fullmatch(decision):
+        raise games.ServiceError("the decision must be a short code of letters, digits and dots")
+    seat = _seat_arg(view, "for_seat") if request.form.get("for_seat") else None
+    return {"decision": decision, "seat": seat}
+
+
+def _waited_for(view: admin.GameView, decision: str, seat: int | None) -> admin.Waited:
+    """The waited seat a bot decision is for, or a 400 when that decision is not open."""
+    found = [w for w in view.waited if w.decision.id == decision and (seat is None or w.seat.position == seat)]
+    if len(found) != 1:
+        more = " for more than one seat: say for which" if found else ""
+        raise games.ServiceError(f"there is no open decision {decision!r}{more} in this game")
+    return found[0]
+
+
+def _ask_bot(view: admin.GameView, args: dict[str, Any]) -> str:
+    waited = _waited_for(view, args["decision"], args["seat"])
+    return (
+        f"Let the bot make {waited.seat.name}'s current decision ({waited.bot_move or ''})? "
+        "The move cannot be taken back."
+    )
+
+
+def _ask_hand(view: admin.GameView, args: dict[str, Any]) -> str:
+    who = args["email"] if args["kind"] == games.HUMAN else f"the {args['kind']} bot"
+    return f"Give {view.seats[args['seat']].name}'s seat to {who}? Every link the seat was sent stops working."
 
 
 def _verified(result: tuple[bool, str]) -> str:
@@ -538,40 +641,66 @@ def _verified(result: tuple[bool, str]) -> str:
     return words
 
 
-def _precheck(game_id: int, action: str) -> None:
-    """Check a destructive action's input before asking for confirmation."""
-    if action in ("email", "hand"):
-        seats = games.seats_of(session=db.get_session(), game_id=game_id)
-        position = _seat_arg()
-        if not 0 <= position < len(seats):
-            raise games.ServiceError(f"game {game_id} has no seat {position + 1}")
-        kind = _form_text("kind") if action == "hand" else "human"
-        if kind not in games.seat_kinds(engine.GAMES[games.DEFAULT_GAME]):
-            raise games.ServiceError("a seat is a person or one of the bots")
-        if kind == "human":
-            who = seats[position].name
-            admin.require_email(_form_text("email"), who)
-            if action == "hand":
-                admin.check_language(_form_text("language") or "en")
-                admin.check_timezone(_form_text("timezone") or "UTC", who)
-    if action == "bot":
-        _form_int("decision", 9)
-    if action == "abort" and _form_text("reason").strip():
-        games.check_text(_form_text("reason"), "the reason", admin.MAX_REASON)
+def _extend(_view: admin.GameView) -> dict[str, Any]:
+    return {"hours": _form_int("hours", 4)}
 
 
-ACTIONS = "resend, email, hand, pause, resume, extend, bot, retry, hide, abort, export, verify"
+def _message(_view: admin.GameView) -> dict[str, Any]:
+    return {"message_id": _form_int("message", 10)}
 
 
-@bp.post(f"/games/<id:game_id>/<any({ACTIONS}):action>")
+ACTIONS: dict[str, Action] = {
+    "resend": Action(_nothing, admin.resend_turn_email),
+    "email": Action(
+        _new_email,
+        admin.change_email,
+        lambda view, a: (
+            f"Change {view.seats[a['seat']].name}'s email to {a['email']}? Every link they were sent stops working; "
+            "the new address gets an invitation with a fresh link."
+        ),
+    ),
+    "hand": Action(_hand, admin.hand_seat, _ask_hand),
+    "pause": Action(_reason, admin.pause_game),
+    "resume": Action(_nothing, admin.resume_game),
+    "extend": Action(_extend, admin.extend_deadline),
+    "bot": Action(_decision, admin.bot_decision, _ask_bot),
+    "retry": Action(_nothing, admin.retry_dead_emails),
+    "hide": Action(_message, admin.hide_message),
+    "abort": Action(
+        _reason,
+        admin.abort_game,
+        lambda view, _a: (
+            f"Abort {view.game.name}? Nobody can move any more; the game stays readable here. This cannot be undone."
+        ),
+    ),
+    "export": Action(_nothing, admin.export_record, done=lambda export: export),
+    "verify": Action(_nothing, admin.verify, done=_verified),
+}
+"""Every action of the game page by the name in its URL (``/admin/games/<id>/<name>``)."""
+
+
+def _run(game_id: int, action: Action, args: dict[str, Any]) -> str | admin.Export:
+    """Call the action's service in one write transaction; what it says (or the download) after."""
+    me = actor()
+    db.get_session().close()
+    with db.write_session() as write:
+        return action.done(action.call(session=write, game_id=game_id, actor=me, **args))
+
+
+_NAMES = ", ".join(ACTIONS)
+
+
+@bp.post(f"/games/<id:game_id>/<any({_NAMES}):action>")
 def act(game_id: int, action: str) -> Any:
     """Run one action on a game (destructive ones after a confirmation page), then show the game again."""
+    name, chosen = action, ACTIONS[action]
     try:
-        games.get_game(session=db.get_session(), game_id=game_id)
-        if action in DESTRUCTIVE and request.form.get("confirm") != "yes":
-            _precheck(game_id, action)
-            return _confirm(game_id, action)
-        result = _run(game_id, action)
+        view = admin.game_view(session=db.get_session(), game_id=game_id)
+        if chosen.ask is not None and request.form.get("confirm") != "yes":
+            if not view.running:
+                raise admin.NotNow("this game was aborted" if view.status == "aborted" else "this game is over")
+            return _confirm(view, name, chosen.ask(view, chosen.read(view)))
+        result = _run(game_id, chosen, chosen.read(view))
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
     except games.AlreadyPlayed:
@@ -587,10 +716,6 @@ def act(game_id: int, action: str) -> Any:
     return redirect(url_for("admin.game", game_id=game_id), code=303)
 
 
-def _confirm(game_id: int, action: str) -> Any:
-    view = admin.game_view(session=db.get_session(), game_id=game_id)
-    if not view.running:
-        raise admin.NotNow("this game was aborted" if view.status == "aborted" else "this game is over")
+def _confirm(view: admin.GameView, name: str, question: str) -> Any:
     fields = {k: v for k, v in request.form.items() if k not in ("csrf_token", "confirm")}
-    seat = view.seats[_seat_arg()] if action in ("email", "hand") else None  # in range: _precheck saw to it
-    return render_template("admin/confirm.html", view=view, action=action, fields=fields, seat=seat)
+    return render_template("admin/confirm.html", view=view, action=name, fields=fields, question=question)

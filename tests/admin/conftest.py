@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 from werkzeug.test import TestResponse
 
+from engine.call_to_glory.game import task_table_text
 from pbem import admin, db
 from pbem.models import AdminAction, AdminUser, OutboxEmail
 from tests.apps import Table
@@ -50,9 +51,10 @@ def new_game_form(**overrides: str) -> dict[str, str]:
     data = {
         "name": "Friday game",
         "order": "listed",
-        "first_player": "0",
-        "rounds": "",
-        "task_table": admin.task_table_text(),
+        "game": "call-to-glory",
+        "options-first_player": "0",
+        "options-rounds": "",
+        "options-task_decks": task_table_text(),
         "organiser_email": "org@example.com",
         "first_reminder_hours": "24",
         "reminder_every_hours": "24",
@@ -75,7 +77,17 @@ def new_game_form(**overrides: str) -> dict[str, str]:
             f"seats-{i}-language": "en",
             f"seats-{i}-timezone": "Europe/Amsterdam",
         }
-    return data | overrides
+    return data | {OPTIONS.get(k, k): v for k, v in overrides.items()}
+
+
+OPTIONS = {
+    "first_player": "options-first_player",
+    "rounds": "options-rounds",
+    "imperial_tasks": "options-imperial_tasks",
+    "ninja_power": "options-ninja_power",
+    "task_decks": "options-task_decks",
+}
+"""The options of Call to Glory by name, as the form's fields are called."""
 
 
 @pytest.fixture(scope="session")
@@ -114,7 +126,8 @@ def create_table(app: Flask, actor: admin.Actor, **form: Any) -> Table:
             admin.SeatInput("heuristic"),
         ],
     )
-    new = admin.NewGame(name=form.pop("name", "Admin game"), seats=seats, **form)
+    options = {k: form.pop(k) for k in list(form) if k in OPTIONS}
+    new = admin.NewGame(name=form.pop("name", "Admin game"), seats=seats, options=options, **form)
     with app.app_context(), db.write_session() as session:
         game = admin.create_game_from_form(session=session, actor=actor, new=new, seed=1)
         return Table(app, game.id or 0)

@@ -87,7 +87,7 @@ HOSTILE_FORMS = [
     ({"order": "sideways"}, "Not a valid choice"),
     ({"deadline_hours": "-5"}, "Number must be between"),
     ({"max_reminders": "lots"}, "Not a valid integer value"),
-    ({"imperial_tasks": "y", "task_table": "A: Emperor, Empress\r\nB: Monk"}, "must list 4 card types"),
+    ({"imperial_tasks": "y", "task_decks": "A: Emperor, Empress\r\nB: Monk"}, "must list 4 card types"),
     ({"seats-1-name": "ann"}, "names must differ"),
     ({"seats-1-kind": "none", "seats-1-name": "", "seats-1-email": "", "seats-2-kind": "none"}, "2 to 4 players"),
 ]
@@ -109,7 +109,7 @@ def test_every_problem_of_a_form_is_shown_at_once(admin_client: FlaskClient) -> 
 
 
 def test_a_huge_field_is_refused_and_not_echoed(app: Flask, admin_client: FlaskClient) -> None:
-    response = post(admin_client, "/admin/games/new", **new_game_form(task_table="A" * 2_000_000, name="B" * 300_000))
+    response = post(admin_client, "/admin/games/new", **new_game_form(task_decks="A" * 2_000_000, name="B" * 300_000))
     page = assert_page(response, 400, "at most 600 characters", "at most 80 characters")
     assert len(page) < 100_000 and not TRACE.search(page)
     assert count(app, Game) == 0
@@ -209,7 +209,8 @@ def test_a_bad_destructive_request_is_refused_before_the_question(admin_client: 
     assert_page(act(admin_client, adm_table, "email", seat="x", email="x@example.com"), 400, "seat must be a whole")
     assert_page(act(admin_client, adm_table, "hand", seat="1", kind="dragon"), 400, "person or one of the bots")
     assert_page(act(admin_client, adm_table, "hand", seat="1", kind="human", email="a@b.co", timezone="X"), 400, "time")
-    assert_page(act(admin_client, adm_table, "bot", decision="soon"), 400, "decision must be a whole number")
+    assert_page(act(admin_client, adm_table, "bot", decision="soon"), 400, "no open decision")
+    assert_page(act(admin_client, adm_table, "bot", decision="<script>"), 400, "decision must be a short code")
     assert_page(act(admin_client, adm_table, "abort", reason="x" * 151), 400, "at most 150")
 
 

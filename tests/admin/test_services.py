@@ -13,6 +13,7 @@ from sqlalchemy import text, update
 from sqlmodel import col
 
 from engine import call_to_glory as glory
+from engine.call_to_glory.game import parse_task_table, task_table_text
 from pbem import admin, audit, db, flows, games
 from pbem.models import AdminUser, Game, OutboxEmail, Wait
 from tests.apps import Table
@@ -127,7 +128,17 @@ def _new(**kw: Any) -> admin.NewGame:
             admin.SeatInput("none"),
         ],
     )
-    return admin.NewGame(name=kw.pop("name", "Game"), seats=seats, **kw)
+    options = {_OPTION.get(k, k): _option(k, kw.pop(k)) for k in list(kw) if k in _OPTION or k in _GLORY_OPTIONS}
+    return admin.NewGame(name=kw.pop("name", "Game"), seats=seats, options=options, **kw)
+
+
+_GLORY_OPTIONS = ("rounds", "imperial_tasks", "ninja_power", "task_decks", "first_player")
+_OPTION = {"first_seat": "first_player", "task_table": "task_decks"}
+"""The form's old names of two options: the first seat by its row, the task-card table as text."""
+
+
+def _option(key: str, value: Any) -> Any:
+    return str(value) if key == "first_seat" else value
 
 
 def _seat(i: int, **kw: Any) -> Callable[[admin.NewGame], None]:
@@ -141,7 +152,10 @@ def _seat(i: int, **kw: Any) -> Callable[[admin.NewGame], None]:
 def _set(**kw: Any) -> Callable[[admin.NewGame], None]:
     def change(new: admin.NewGame) -> None:
         for key, value in kw.items():
-            setattr(new, key, value)
+            if key in _OPTION or key in _GLORY_OPTIONS:
+                new.options[_OPTION.get(key, key)] = _option(key, value)
+            else:
+                setattr(new, key, value)
 
     return change
 
@@ -170,10 +184,10 @@ HOSTILE: list[tuple[str, Callable[[admin.NewGame], None], str, str]] = [
     ("first player out of range", _set(first_seat=7), "first_player", "filled-in seats"),
     ("four rounds with tasks", _set(rounds=4, imperial_tasks=True), "rounds", "1 to 3 rounds"),
     ("no rounds", _set(rounds=0), "rounds", "1 to 4"),
-    ("task table: unknown card", _tasks("A: Emperor, Empress, Daimyo, Dragon"), "task_table", "not a card type"),
-    ("task table: three cards", _tasks("A: Emperor, Empress, Daimyo\nB: x\nC: y"), "task_table", "4 card types"),
-    ("task table: deck missing", _tasks("A: Emperor, Empress, Daimyo, Shogun"), "task_table", "no line for deck"),
-    ("task table: bad deck", _tasks("D: Emperor, Empress, Daimyo, Shogun"), "task_table", "A:, B: or C:"),
+    ("task table: unknown card", _tasks("A: Emperor, Empress, Daimyo, Dragon"), "task_decks", "not a card type"),
+    ("task table: three cards", _tasks("A: Emperor, Empress, Daimyo\nB: x\nC: y"), "task_decks", "4 card types"),
+    ("task table: deck missing", _tasks("A: Emperor, Empress, Daimyo, Shogun"), "task_decks", "no line for deck"),
+    ("task table: bad deck", _tasks("D: Emperor, Empress, Daimyo, Shogun"), "task_decks", "A:, B: or C:"),
     ("organiser email", _set(organiser_email="org@\r\nexample.com"), "organiser_email", "line breaks"),
     ("deadline of 0 hours", _set(policy={"deadline_hours": 0}), "deadline_hours", "whole number"),
     ("unknown timeout", _set(policy={"timeout": "explode"}), "timeout", "timeout policy"),
@@ -231,7 +245,7 @@ def test_a_new_game_has_its_options_policy_and_invitations(app: Flask, organiser
 def test_the_default_task_table_is_not_stored_and_random_order_keeps_the_first_player(
     app: Flask, organiser: admin.Actor
 ) -> None:
-    new = _new(imperial_tasks=True, task_table=admin.task_table_text(), random_order=True, first_seat=2)
+    new = _new(imperial_tasks=True, task_table=task_table_text(), random_order=True, first_seat=2)
     game = run(app, admin.create_game_from_form, actor=organiser, new=new)
     stored = game_row(app, game.id)
     assert "task_decks" not in stored.options
@@ -280,7 +294,7 @@ def test_the_list_filters_counts_and_pages(app: Flask, organiser: admin.Actor) -
         session.execute(update(OutboxEmail).where(*retrying).values(status="queued", last_error="421 try later"))
     assert read(app, admin.list_games, now=now).rows[-1].undelivered == 1, "waiting for a retry after a failure"
     assert rows[plain].turn == "ann" and not rows[plain].turn_is_bot
-    assert rows[plain].round == 1 and rows[plain].rounds == 4
+    assert rows[plain].game == "Call to Glory"
     assert rows[plain].waiting_since is not None and rows[plain].deadline_at is not None
 
     def ids(**kw: Any) -> list[int]:
@@ -595,7 +609,7 @@ def test_actions_since_tells_players_in_plain_words(app: Flask, adm_table: Table
 
 
 def test_task_table_text_round_trips() -> None:
-    assert admin.parse_task_table(admin.task_table_text()) == {
+    assert parse_task_table(task_table_text()) == {
         deck: list(cards) for deck, cards in glory.cards.DEFAULT_TASK_TABLE.items()
     }
 

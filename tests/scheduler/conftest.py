@@ -55,7 +55,14 @@ class Clock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     """The clock of the stored changes, set to ``T0`` (see the module docstring)."""
     c = Clock()
-    for module in ("pbem.games", "pbem.pages", "pbem.web.away", "pbem.mail.outbox", "pbem.admin"):
+    for module in (
+        "pbem.games",
+        "pbem.pages",
+        "pbem.web.away",
+        "pbem.mail.outbox",
+        "pbem.admin.common",
+        "pbem.admin.repairs",
+    ):
         monkeypatch.setattr(f"{module}.utcnow", lambda: c.now)
     yield c
 

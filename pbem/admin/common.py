@@ -1,0 +1,90 @@
+"""What every part of the admin services shares: their errors, the organiser as an actor, input checks, and the
+game a repair may change."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from .. import games, timing
+from ..audit import Actor as Actor
+from ..models import Game, Seat, utcnow
+
+LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,4})?")
+STATUSES = ("playing", "finished", "aborted")
+"""A game's status as the admin page shows it: the stored ones, or ``aborted`` (stopped by an organiser)."""
+RUNNING = ("playing", "revealing")
+"""The stored statuses of a game still played (older versions stored a second one, ``revealing``)."""
+MAX_REASON = 150
+
+
+class InputErrors(games.ServiceError):
+    """Some fields of a form are not acceptable: ``errors`` maps each field's name to its message."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+class NotNow(games.ServiceError):
+    """The action does not fit the game as it is now (finished, paused, not paused, no deadline …)."""
+
+    status = 409
+
+
+def check_timezone(value: Any, who: str) -> str:
+    """A time zone name of the tz database (Europe/Amsterdam, UTC …)."""
+    if not isinstance(value, str) or not value.strip() or len(value) > 64:
+        raise games.ServiceError(f"{who}'s time zone must be a name such as Europe/Amsterdam or UTC")
+    return games.check_seat(games.SeatSpec(name=who, timezone=value.strip())).timezone
+
+
+def require_email(value: Any, who: str) -> str:
+    """An email address (one line, one @, a dot in the domain)."""
+    if not isinstance(value, str) or not value.strip():
+        raise games.ServiceError(f"{who} needs an email address: it is how they play")
+    return games.check_email(value.strip(), f"{who}'s email")
+
+
+def check_language(value: Any) -> str:
+    """A language code such as en, fr or pt-BR."""
+    if not isinstance(value, str) or not LANGUAGE.fullmatch(value):
+        raise games.ServiceError("a language is a code such as en, fr or pt-BR")
+    return value
+
+
+def checked(errors: dict[str, str], key: str, check: Any, *args: Any) -> Any:
+    """``check(*args)``, or None with its message put in ``errors`` under ``key``."""
+    try:
+        return check(*args)
+    except games.ServiceError as exc:
+        errors[key] = exc.message
+        return None
+
+
+def now_or(now: datetime | None) -> datetime:
+    """``now`` in UTC, or the current time."""
+    return timing.utc(now) or utcnow()
+
+
+def running(session: Session, game_id: int, *, unpaused: bool = True) -> Game:
+    """The game, locked, if it is still running (and, with ``unpaused``, not paused)."""
+    game = games.get_game(session=session, game_id=game_id, lock=True)
+    if game.aborted_at is not None:
+        raise NotNow("this game was aborted")
+    if game.status not in RUNNING:
+        raise NotNow("this game is over")
+    if unpaused and game.paused_at is not None:
+        raise NotNow("this game is paused: resume it first")
+    return game
+
+
+def seat_at(session: Session, game_id: int, position: int) -> tuple[list[Seat], Seat]:
+    """The game's seats and the one at ``position`` (counted from 0)."""
+    seats = games.seats_of(session=session, game_id=game_id)
+    if not 0 <= position < len(seats):
+        raise games.ServiceError(f"game {game_id} has no seat {position + 1}")
+    return seats, seats[position]

@@ -1,0 +1,227 @@
+"""A new game from the admin form: any game of ``engine.GAMES``, its seats, its options and the reminder policy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+import engine
+from engine.errors import OptionsError
+from engine.protocol import Game as Rules
+
+from .. import audit, flows, games, timing
+from ..models import Game
+from .common import Actor, InputErrors, check_language, check_timezone, checked, require_email
+
+POLICY_FIELDS = (
+    "first_reminder_hours",
+    "reminder_every_hours",
+    "max_reminders",
+    "deadline_hours",
+    "timeout",
+    "absence_cap_days",
+)
+MAX_OPTION_TEXT = 600
+"""The longest text a ``text`` option of the form takes."""
+
+
+@dataclass
+class SeatInput:
+    """One row of the new-game form: ``kind`` is "none" (no seat), "human", or one of the game's bots."""
+
+    kind: str = "none"
+    name: str = ""
+    email: str = ""
+    language: str = "en"
+    timezone: str = "UTC"
+
+
+@dataclass
+class NewGame:
+    """What the new-game form asks for.
+
+    ``options`` holds the game's options by name as the form gives them (texts, or values already typed); a
+    ``player`` option names a row of ``seats`` by its number counted from 0 ("" for the game's default).
+    """
+
+    name: str
+    seats: list[SeatInput]
+    game: str = games.DEFAULT_GAME
+    options: dict[str, Any] = field(default_factory=dict)
+    random_order: bool = False
+    organiser_email: str = ""
+    policy: dict[str, Any] = field(default_factory=dict)
+    """Settings of ``timing.Policy`` by name (missing ones take its defaults)."""
+
+
+@dataclass(frozen=True)
+class NewGameChecked:
+    """The new-game form, checked: what ``flows.create_game`` is called with."""
+
+    rules: Rules
+    name: str
+    seats: list[games.SeatSpec]
+    options: dict[str, Any]
+    organiser_email: str | None
+    policy: timing.Policy
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """The games an organiser can start: (key, title), the default game first."""
+    found = engine.GAMES
+    keys = sorted(found, key=lambda k: (k != games.DEFAULT_GAME, found[k].title))
+    return [(key, found[key].title) for key in keys]
+
+
+def players_text(rules: Rules) -> str:
+    """How many players a game is for, in words: "2 to 4 players"."""
+    low, high = rules.min_players, rules.max_players
+    if low == high:
+        return f"{low} player{'s' if low != 1 else ''}"
+    return f"{low} to {high} players"
+
+
+def _seat_specs(rules: Rules, rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, games.SeatSpec]:
+    """The filled-in rows of the form as seats, keyed by row; each problem is put in ``errors`` under its field."""
+    specs: dict[int, games.SeatSpec] = {}
+    kinds = games.seat_kinds(rules)
+    bots = 0
+    for i, row in enumerate(rows):
+        key = f"seats-{i}"
+        if row.kind == "none":
+            if row.name.strip() or row.email.strip():
+                errors[f"{key}-kind"] = "choose a person or a bot for this seat, or clear its name and email"
+            continue
+        if row.kind not in kinds:
+            errors[f"{key}-kind"] = f"a seat is a person or one of the bots ({', '.join(rules.bots)})"
+            continue
+        name = row.name.strip()
+        if row.kind != games.HUMAN:
+            bots += 1
+            name = name or f"Bot {bots}"
+        name = checked(errors, f"{key}-name", games.check_name, name, f"seat {i + 1}'s name", games.MAX_PLAYER_NAME)
+        who = name or f"seat {i + 1}"
+        if row.kind != games.HUMAN:
+            if name:
+                specs[i] = games.SeatSpec(name=name, kind=row.kind)
+            continue
+        email = checked(errors, f"{key}-email", require_email, row.email, who)
+        language = checked(errors, f"{key}-language", check_language, row.language)
+        zone = checked(errors, f"{key}-timezone", check_timezone, row.timezone, who)
+        if name and email and language and zone:
+            specs[i] = games.check_seat(games.SeatSpec(name, email, language, zone, games.HUMAN), rules)
+    seen: set[str] = set()
+    for i, spec in specs.items():
+        if spec.name in seen:
+            errors[f"seats-{i}-name"] = f"two players are called {spec.name!r}: names must differ"
+        seen.add(spec.name)
+    return specs
+
+
+def _options(
+    rules: Rules, new: NewGame, rows: Sequence[SeatInput], names: dict[int, str], errors: dict[str, str]
+) -> dict[str, Any] | None:
+    """The game's options from the form, typed by ``games.option_values`` and checked by the game's
+    ``parse_options`` for the seats as filled in; each problem goes in ``errors`` under its option's name."""
+    fields = {f.name: f for f in rules.option_fields}
+    raw: dict[str, Any] = {}
+    for name, value in new.options.items():
+        spec = fields.get(name)
+        if spec is None or spec.kind != "player":
+            raw[name] = value
+            continue
+        text = str(value).strip() if value is not None else ""
+        if not text:
+            continue
+        row = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else -1
+        if not 0 <= row < len(rows) or rows[row].kind == "none":
+            errors[name] = f"the {spec.label.lower()} must be one of the filled-in seats"
+        elif row in names:
+            raw[name] = names[row]
+    try:
+        values = games.option_values(rules, raw)
+    except games.BadOptions as exc:
+        errors.update({k: v for k, v in exc.errors.items() if k not in errors})
+        return None
+    players = [names.get(i, f"Seat {i + 1}") for i, row in enumerate(rows) if row.kind != "none"]
+    if len(set(players)) != len(players) or not rules.min_players <= len(players) <= rules.max_players:
+        return None  # the seats' own errors say why; the options are checked once the seats are right
+    try:
+        return rules.parse_options(values, players)
+    except OptionsError as exc:
+        for key, message in exc.errors.items():
+            errors.setdefault(key if key in fields else "seats" if key == "players" else "options", message)
+        return None
+
+
+def check_new_game(new: NewGame) -> NewGameChecked:
+    """Validate the new-game form; raise InputErrors naming each bad field with its message (all at once)."""
+    errors: dict[str, str] = {}
+    try:
+        rules = games.rules_of(new.game)
+    except games.GameNotFound as exc:
+        raise InputErrors({"game": exc.message}) from None
+    name = checked(errors, "name", games.check_name, new.name, "the game's name", games.MAX_GAME_NAME)
+    if len(new.seats) > rules.max_players:
+        errors["seats"] = f"{rules.title} has at most {rules.max_players} seats"
+    rows = new.seats[: rules.max_players]
+    specs = _seat_specs(rules, rows, errors)
+    filled = sum(1 for row in rows if row.kind != "none")
+    if filled < rules.min_players:
+        least = f"at least {rules.min_players} seat{'s' if rules.min_players != 1 else ''}"
+        errors["seats"] = f"{rules.title} is for {players_text(rules)}: fill in {least}"
+    options = _options(rules, new, rows, {i: s.name for i, s in specs.items()}, errors)
+    organiser = None
+    if new.organiser_email.strip():
+        organiser = checked(errors, "organiser_email", require_email, new.organiser_email, "the organiser")
+    policy = _policy(new.policy, errors)
+    if errors:
+        raise InputErrors(errors)
+    assert policy is not None and options is not None
+    return NewGameChecked(rules, name, [specs[i] for i in sorted(specs)], options, organiser, policy)
+
+
+def _policy(values: dict[str, Any], errors: dict[str, str]) -> timing.Policy | None:
+    """The reminder/deadline policy; each bad setting is reported under its own name."""
+    for key, value in values.items():
+        if key not in POLICY_FIELDS:
+            errors[key] = f"{key!r} is not a policy setting"
+            continue
+        try:
+            timing.Policy(**{key: value})
+        except timing.PolicyError as exc:
+            errors[key] = str(exc)
+    if errors.keys() & set(values):
+        return None
+    try:
+        return timing.Policy(**values)
+    except timing.PolicyError as exc:
+        errors["policy"] = str(exc)
+        return None
+
+
+def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed: int | None = None) -> Game:
+    """Create a game from the new-game form (``flows.create_game`` queues the invitations); log who did it."""
+    done = check_new_game(new)
+    try:
+        game = flows.create_game(
+            session=session,
+            name=done.name,
+            seats=done.seats,
+            game=done.rules.key,
+            options=done.options,
+            random_order=new.random_order,
+            seed=seed,
+            organiser_email=done.organiser_email,
+            policy=done.policy,
+        )
+    except games.BadOptions as exc:
+        raise InputErrors(exc.errors) from None
+    except games.ServiceError as exc:
+        raise InputErrors({"": exc.message}) from None
+    players = ", ".join(f"{s.name} ({'person' if s.kind == games.HUMAN else s.kind + ' bot'})" for s in done.seats)
+    audit.log_action(session, game, actor, "create", f"created the game ({done.rules.title}): {players}")
+    return game

@@ -1,0 +1,320 @@
+"""Repairs of a running game: a seat's address or player, pause and resume, the deadline, a bot's decision,
+table talk, undeliverable emails, aborting. Each writes an ``AdminAction`` in the transaction of its change."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from sqlalchemy import update
+from sqlmodel import Session, col
+
+from .. import audit, flows, games, sweeps, talk, waits
+from ..mail import notify
+from ..models import Game, OutboxEmail, Seat, utcnow
+from .common import (
+    MAX_REASON,
+    Actor,
+    NotNow,
+    check_language,
+    check_timezone,
+    now_or,
+    require_email,
+    running,
+    seat_at,
+)
+
+MAX_EXTEND_HOURS = 24 * 30
+
+
+def _play_bots(session: Session, game: Game) -> int:
+    """If a bot seat is waited on (after a hand-over or a resume), let it play; the bots' moves after it follow."""
+    rules = games.rules_of(game)
+    state = games.load_state(game)
+    if games.is_over(rules, state) or game.paused_at is not None:
+        return 0
+    waiting = rules.waiting_for(state)
+    seats = games.seats_of(session=session, game_id=game.id or 0)
+    seat = next((s for s in seats if s.is_bot and s.name in waiting), None)
+    if seat is None:
+        return 0
+    move = games.move_body(games.bot_move(rules, state, seat.name, seat.kind))
+    outcome = flows.apply_move(
+        session=session,
+        game_id=game.id or 0,
+        seat=seat.position,
+        move=move,
+        decision=waiting[seat.name].id,
+        source="bot",
+    )
+    return len(outcome.logged)
+
+
+def _welcome(session: Session, game: Game, seats: list[Seat], seat: Seat) -> None:
+    """Store the seat's new address or person, give them a wait of their own if they must act (reminders and
+    deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline)."""
+    session.add(seat)
+    session.flush()
+    _restart_wait(session, game, seat)
+    notify.queue_invitation(session=session, game=game, seats=seats, seat=seat)
+    rules = games.rules_of(game)
+    state = games.load_state(game)
+    if game.paused_at is None and games.decision_of(rules, state, seat.name) is not None:
+        notify.queue_turn_email(
+            session=session, game=game, seats=seats, seat=seat, state=state, deadline=game.deadline_at
+        )
+
+
+def _rotate(seat: Seat) -> None:
+    seat.nonce = secrets.token_urlsafe(24)
+
+
+def _restart_wait(session: Session, game: Game, seat: Seat) -> None:
+    """A new address or person at the seat that must act gets a wait of their own: reminders and deadline anew."""
+    waits.restart(session, game, seat, utcnow())
+
+
+def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
+    """Queue the current turn email again for the person who must act."""
+    game = running(session, game_id)
+    state = games.load_state(game)
+    seats = games.seats_of(session=session, game_id=game_id)
+    if game.current_seat is None:
+        raise NotNow("nobody has a decision to make")
+    seat = seats[game.current_seat]
+    if seat.is_bot:
+        raise NotNow(f"{seat.name} is a bot: there is no one to email")
+    if not seat.email:
+        raise NotNow(f"{seat.name} has no email address")
+    row = notify.queue_turn_email(
+        session=session, game=game, seats=seats, seat=seat, state=state, deadline=game.deadline_at
+    )
+    if row is None:
+        raise NotNow(f"no email can be sent to {seat.name} now")
+    audit.log_action(
+        session, game, actor, "resend_turn", f"resent the turn email to {seat.name} <{seat.email}>", seat=seat.position
+    )
+    return f"The turn email to {seat.name} is queued again."
+
+
+def change_email(*, session: Session, game_id: int, seat: int, email: str, actor: Actor) -> str:
+    """Give a person a new address: their old links stop working and the new address gets a fresh invitation."""
+    game = running(session, game_id, unpaused=False)
+    seats, target = seat_at(session, game_id, seat)
+    if target.is_bot:
+        raise NotNow(f"{target.name} is a bot: hand the seat to a person instead")
+    new = require_email(email, target.name)
+    if new == target.email:
+        raise games.ServiceError(f"{new} is already {target.name}'s address")
+    old = target.email
+    target.email = new
+    _rotate(target)
+    _welcome(session, game, seats, target)
+    audit.log_action(
+        session,
+        game,
+        actor,
+        "change_email",
+        f"changed {target.name}'s email from {old or 'none'} to {new}; their old links no longer work",
+        f"The organiser changed {target.name}'s email address.",
+        target.position,
+    )
+    return f"{target.name}'s address is now {new}; an invitation with their new link is queued."
+
+
+def hand_seat(
+    *,
+    session: Session,
+    game_id: int,
+    seat: int,
+    kind: str,
+    actor: Actor,
+    email: str = "",
+    language: str = "en",
+    timezone: str = "UTC",
+) -> str:
+    """Give a seat to a new person (``kind`` "human", with their address) or to a bot; the old links stop working.
+
+    The seat keeps its name: the game's state, score sheet and log know the player by it.
+    """
+    game = running(session, game_id, unpaused=False)
+    seats, target = seat_at(session, game_id, seat)
+    rules = games.rules_of(game)
+    if kind not in games.seat_kinds(rules):
+        raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(rules.bots)})")
+    _rotate(target)
+    if kind == "human":
+        who = f"the new player of {target.name}'s seat"
+        new, language, zone = require_email(email, who), check_language(language), check_timezone(timezone, who)
+        old = f"{target.email}" if not target.is_bot else f"the {target.kind} bot"
+        target.kind, target.email, target.language, target.timezone = "human", new, language, zone
+        target.left_at, target.reminders = None, True
+        _welcome(session, game, seats, target)
+        audit.log_action(
+            session,
+            game,
+            actor,
+            "hand_to_person",
+            f"gave {target.name}'s seat (was {old}) to a new person <{new}>; the old links no longer work",
+            f"The organiser gave {target.name}'s seat to a new player.",
+            target.position,
+        )
+        message = f"{target.name}'s seat now belongs to {new}; an invitation is queued."
+    else:
+        if target.kind == kind:
+            raise games.ServiceError(f"{target.name} is already played by the {kind} bot")
+        was = f"{target.email or 'a person'}" if not target.is_bot else f"the {target.kind} bot"
+        target.kind = kind
+        session.add(target)
+        session.flush()
+        audit.log_action(
+            session,
+            game,
+            actor,
+            "hand_to_bot",
+            f"gave {target.name}'s seat (was {was}) to the {kind} bot",
+            f"The organiser handed {target.name}'s seat to a bot.",
+            target.position,
+        )
+        message = f"The {kind} bot now plays {target.name}'s seat."
+        if _play_bots(session, game):
+            message += " It has made its decision."
+    return message
+
+
+def pause_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
+    """Pause a running game: moves are refused and no reminders or deadlines run until it is resumed."""
+    game = running(session, game_id)
+    why = games.check_text(reason, "the reason", MAX_REASON) if reason.strip() else ""
+    sweeps.pause_game(
+        session=session, game_id=game_id, reason=f"The organiser paused it{': ' + why if why else ''}.", now=now_or(now)
+    )
+    audit.log_action(
+        session, game, actor, "pause", f"paused the game{': ' + why if why else ''}", "The organiser paused the game."
+    )
+    return "The game is paused."
+
+
+def resume_game(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:
+    """Resume a paused game: the player to act gets a fresh wait; a bot that must act plays at once."""
+    game = running(session, game_id, unpaused=False)
+    if game.paused_at is None:
+        raise NotNow("this game is not paused")
+    since = f"{now_or(game.paused_at):%Y-%m-%d %H:%M} UTC"
+    why = f": {game.paused_reason}" if game.paused_reason else ""
+    audit.log_action(
+        session,
+        game,
+        actor,
+        "resume",
+        f"resumed the game (paused since {since}{why})",
+        "The organiser resumed the game.",
+    )
+    sweeps.resume_game(session=session, game_id=game_id, now=now_or(now))
+    session.flush()
+    played = _play_bots(session, game)
+    return "The game is running again." + (" The bot to act has played." if played else "")
+
+
+def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor, now: datetime | None = None) -> str:
+    """Move the current decision's deadline ``hours`` later (counted from now if it has already passed)."""
+    if type(hours) is not int or not 1 <= hours <= MAX_EXTEND_HOURS:
+        raise games.ServiceError(f"extend by 1 to {MAX_EXTEND_HOURS} hours")
+    game = running(session, game_id)
+    seat = None if game.current_seat is None else games.seats_of(session=session, game_id=game_id)[game.current_seat]
+    deadline = None if seat is None else waits.extend(session, game, seat, hours, now_or(now))
+    if seat is None or deadline is None:
+        raise NotNow("this game has no deadline for the current decision")
+    audit.log_action(
+        session,
+        game,
+        actor,
+        "extend_deadline",
+        f"extended the deadline of {seat.name}'s decision by {hours} h, to {deadline:%Y-%m-%d %H:%M} UTC",
+        f"The organiser gave {seat.name} {hours} more hours to play.",
+        seat.position,
+    )
+    return f"The deadline is now {hours} hours later."
+
+
+def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: Actor, seat: int | None = None) -> str:
+    """Let the game's default bot make an open decision (source "admin"); allowed while paused, to unstick a game.
+
+    ``seat`` (counted from 0) says whose decision it is; without it, the one seat waited on for ``decision``.
+    """
+    game = running(session, game_id, unpaused=False)
+    rules = games.rules_of(game)
+    state = games.load_state(game)
+    seats = games.seats_of(session=session, game_id=game_id)
+    waiting = rules.waiting_for(state)
+    if seat is not None:
+        if not 0 <= seat < len(seats):
+            raise games.ServiceError(f"game {game_id} has no seat {seat + 1}")
+        open_now = waiting.get(seats[seat].name)
+        candidates = [seats[seat]] if open_now is not None and open_now.id == str(decision) else []
+    else:
+        candidates = [s for s in seats if s.name in waiting and waiting[s.name].id == str(decision)]
+    if not candidates:
+        raise games.AlreadyPlayed
+    if len(candidates) > 1:
+        raise games.ServiceError("several seats are waited on for this decision: say for which seat")
+    target = candidates[0]
+    move = games.move_body(games.bot_move(rules, state, target.name))
+    words = rules.describe_move(move)
+    audit.log_action(
+        session,
+        game,
+        actor,
+        "bot_decision",
+        f"let the bot decide for {target.name}: {words}",
+        f"The organiser let a bot make a decision for {target.name}: {words}.",
+        target.position,
+    )
+    flows.apply_move(
+        session=session, game_id=game_id, seat=target.position, move=move, decision=str(decision), source="admin"
+    )
+    return f"The bot decided for {target.name}: {words}."
+
+
+def hide_message(*, session: Session, game_id: int, message_id: int, actor: Actor, now: datetime | None = None) -> str:
+    """Hide a table-talk message from the players' pages and from emails not yet written; logged."""
+    game = games.get_game(session=session, game_id=game_id, lock=True)
+    message = talk.hide(session=session, game_id=game_id, message_id=message_id, now=now_or(now))
+    audit.log_action(session, game, actor, "hide_message", f"hid a message of seat {message.seat + 1}: {message.text}")
+    return "The message is hidden."
+
+
+def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:
+    """Send the game's undeliverable emails again: back to queued, attempts reset."""
+    game = games.get_game(session=session, game_id=game_id, lock=True)
+    result = session.execute(
+        update(OutboxEmail)
+        .where(col(OutboxEmail.game_id) == game_id, col(OutboxEmail.status) == "dead")
+        .values(status="queued", attempts=0, next_attempt_at=now_or(now), claimed_by=None, claimed_at=None)
+    )
+    count: int = result.rowcount  # type: ignore[attr-defined]
+    if count == 0:
+        raise NotNow("this game has no undeliverable emails")
+    audit.log_action(
+        session, game, actor, "retry_emails", f"queued {count} undeliverable email{'s' if count > 1 else ''} again"
+    )
+    return f"{count} email{'s are' if count > 1 else ' is'} queued again."
+
+
+def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
+    """Stop a game for good: no more moves, reminders or deadlines; it stays readable."""
+    game = running(session, game_id, unpaused=False)
+    why = games.check_text(reason, "the reason", MAX_REASON) if reason.strip() else ""
+    game.aborted_at = now_or(now)
+    game.paused_at = game.paused_at or game.aborted_at
+    game.paused_reason = f"The organiser ended the game early{': ' + why if why else ''}."
+    waits.clear(session, game)
+    audit.log_action(
+        session,
+        game,
+        actor,
+        "abort",
+        f"aborted the game{': ' + why if why else ''}",
+        "The organiser ended the game early: it will not be finished.",
+    )
+    return "The game is aborted."
