@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 Event = dict[str, Any]
@@ -84,11 +83,12 @@ class LogEntry:
     player: str
     source: str
     events: Sequence[Event]
-    at: datetime | None = None
+    at: Any = None
 
 
-Note = tuple[datetime, str]
-"""Something the server adds to a narrative at its time: "Bob left the game", an organiser's action, table talk."""
+Note = tuple[Any, str]
+"""Something the server adds to a narrative at its time (comparable with ``LogEntry.at``: a datetime on the
+server): "Bob left the game", an organiser's action, table talk."""
 
 
 def with_notes(

@@ -65,7 +65,7 @@ def recipient(seat: Seat) -> str:
 
 
 def subject(game: Game, *parts: str) -> str:
-    """'Friday game · Round 2 · Your turn'."""
+    """'Friday game · You are invited': the game's name, then the parts."""
     return " · ".join([game.name, *parts])
 
 
@@ -124,7 +124,7 @@ def partial(key: str, name: str) -> Template:
 
 def render(kind: str, **context: Any) -> tuple[str, str]:
     """The text and HTML parts of ``kind`` from templates/email/<kind>.txt and .html; ``partial`` (the game's
-    templates, as above) is at hand in them."""
+    templates, as above) is available in them."""
     env = _environment()
     key = context.get("key", "_default")
     context = {"partial": lambda name: partial(key, name), **context}
@@ -175,7 +175,7 @@ def _view(game: Game, state: Any, seat: Seat) -> dict[str, Any]:
 
 
 def option_lines(game: Game) -> list[dict[str, str]]:
-    """The game's options as its option fields label them: [{"label": "Rounds", "value": "1"}, …]."""
+    """The game's options as its option fields label them: [{"label": "Highest number", "value": "5"}, …]."""
     out = []
     for option in games.rules_of(game).option_fields:
         value = game.options.get(option.name, option.default)
@@ -233,8 +233,8 @@ def move_links(game: Game, seat: Seat, state: Any) -> list[dict[str, str]]:
 
 
 def turn_subject(game: Game, state: Any, seat: Seat, reminder: int | None = None) -> str:
-    """'Friday game · Round 2 · Reminder 1 · Your turn': the game's heading parts (``turn_subject.txt``: parts
-    apart by " · ", the reminder goes before the last one)."""
+    """'Friday game · <the game's parts> · Reminder 1 · Your turn': the game's heading parts
+    (``turn_subject.txt``: parts apart by " · ", the reminder goes before the last one)."""
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
     heading = partial(rules.key, "turn_subject.txt").render(view=_view(game, state, seat), decision=decision)
@@ -278,7 +278,8 @@ def turn(
 
 
 def milestone_sheet(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, milestone: Milestone) -> Email:
-    """A milestone's email (a round's score sheet …): its title and the game's ``milestone.*`` sheet of its data."""
+    """A milestone's email (a stage of the game scored …): its title and the game's ``milestone.*`` sheet of its
+    data."""
     context = _base(game, seats, seat) | {"view": _view(game, state, seat), "milestone": milestone}
     text, html = render("milestone", **context)
     headers = seat_headers(game, seat, root=False)

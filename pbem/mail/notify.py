@@ -99,7 +99,7 @@ def after_move(
     before: games.Before | None,
     deadline: datetime | None = None,
 ) -> None:
-    """Queue what a stored move calls for: score sheets for each round it ended, the game-over email, or a
+    """Queue what a stored move calls for: a sheet for each milestone it reached, the game-over email, or a
     turn email when the seat to act changed; nothing within a turn or for a standing move.
 
     The turn email names ``deadline``, by default the game's current one.
