@@ -78,11 +78,33 @@ class OptionField:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One logged move as a narrative reads it: who made it, how (the log's source) and its events."""
+    """One logged move as a narrative reads it: who made it, how (the log's source), its events, and when (if
+    known: notes are placed between entries by it)."""
 
     player: str
     source: str
     events: Sequence[Event]
+    at: Any = None
+
+
+Note = tuple[Any, str]
+"""Something the server adds to a narrative at its time (comparable with ``LogEntry.at``: a datetime on the
+server): "Bob left the game", an organiser's action, table talk."""
+
+
+def with_notes(
+    entries: Sequence[LogEntry], notes: Sequence[Note], narrate: Callable[[LogEntry], list[str]]
+) -> list[str]:
+    """The sentences of ``narrate`` for each entry, with each note (oldest first) before the first entry made after
+    it and the rest at the end: for games whose narrative reads entry by entry."""
+    waiting = sorted(notes, key=lambda note: note[0])
+    out: list[str] = []
+    for entry in entries:
+        while waiting and entry.at is not None and waiting[0][0] <= entry.at:
+            out.append(waiting.pop(0)[1])
+        out.extend(narrate(entry))
+    out.extend(sentence for _, sentence in waiting)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,8 +253,9 @@ class Game(Protocol):
         """One event (as ``viewer`` may see it) in plain words."""
         ...
 
-    def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
-        """A run of logged moves in plain words as ``viewer`` may read them (one sentence per turn or event)."""
+    def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
+        """A run of logged moves in plain words as ``viewer`` may read them (one sentence per turn or event), with
+        the server's ``notes`` in their place by time (``with_notes`` does it for a narrative read entry by entry)."""
         ...
 
     def choices(self, state: Any, player: str) -> list[ChoiceGroup]:

@@ -122,12 +122,19 @@ class MoveRecord(SQLModel, table=True):
     created_at: datetime = _ts()
 
 
-OUTBOX_STATUSES = ("queued", "sending", "sent", "dead")
-"""An outbox row's life: queued → sending (claimed by one sender) → sent, or back to queued, or dead."""
+OUTBOX_STATUSES = ("queued", "sending", "sent", "dead", "dropped")
+"""An outbox row's life: queued → sending (claimed by one sender) → sent, or back to queued, or dead; or dropped:
+a "your turn" whose decision was made before it could be sent (nothing was undelivered)."""
 
 
 class OutboxEmail(SQLModel, table=True):
-    """One email, written in the transaction of the change that causes it and sent later by the sender."""
+    """One email, written in the transaction of the change that causes it and sent later by the sender.
+
+    An email about the game (``render`` set: a turn email, a milestone's sheet, the game over) is stored as what
+    must be sent, and the sender renders its subject and parts from the game as it is then; until then
+    ``text_body`` and ``html_body`` are empty and ``subject`` is a short placeholder. Other emails are stored
+    rendered. ``decision``: the id of the decision a turn email asks for (dropped once it was made).
+    """
 
     __tablename__ = "outbox"
     __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at"),)
@@ -145,6 +152,8 @@ class OutboxEmail(SQLModel, table=True):
     message_id: str = Field(max_length=255)
     dedupe_key: str | None = Field(default=None, max_length=120, unique=True)
     status: str = Field(default="queued", max_length=8)
+    decision: str | None = Field(default=None, max_length=64)
+    render: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     attempts: int = 0
     next_attempt_at: datetime = _ts()
     claimed_by: str | None = Field(default=None, max_length=64)

@@ -7,7 +7,19 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
-from ..protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
+from ..protocol import (
+    Bot,
+    Choice,
+    ChoiceGroup,
+    Decision,
+    Event,
+    LogEntry,
+    Milestone,
+    Note,
+    OptionField,
+    Result,
+    with_notes,
+)
 from . import bots, record, rules, state, view
 from .files import PACKAGED, packaged_set
 from .moves import Move
@@ -200,9 +212,9 @@ class CallToAdventure:
         """One event in plain words."""
         return view.describe(event, viewer)
 
-    def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
-        """Logged moves in plain words, one sentence per event."""
-        return [view.describe(e, viewer) for entry in entries for e in entry.events]
+    def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
+        """Logged moves in plain words, one sentence per event, with the notes in their place by time."""
+        return with_notes(entries, notes, lambda entry: [view.describe(e, viewer) for e in entry.events])
 
     def choices(self, st: State, player: str) -> list[ChoiceGroup]:
         """The player's legal moves grouped by kind, in the order of a turn, labelled as instructions."""

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
-from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
+from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, Note, OptionField, Result
 from . import bots, codec, present, record, rules, view, words
 from .cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES, VALUES
 from .moves import Move
@@ -250,9 +250,9 @@ class CallToGlory:
         """One event in plain words."""
         return words.describe_event(event, viewer)
 
-    def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
-        """Logged moves in plain words, one sentence per turn."""
-        return words.narrative((words.LogEntry(e.player, e.source, e.events) for e in entries), viewer)
+    def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
+        """Logged moves in plain words, one sentence per turn, with the notes in their place by time."""
+        return words.narrative((words.LogEntry(e.player, e.source, e.events, e.at) for e in entries), viewer, notes)
 
     def choices(self, state: State, player: str) -> list[ChoiceGroup]:
         """The player's moves grouped for buttons, with what each does and why others are closed."""

@@ -1,8 +1,11 @@
 """What each email says: subjects, the plain-text and HTML parts (templates/email/<kind>.*), and mail headers.
 
-Everything a player is shown comes from ``glory.player_view`` (R11); the only hand in
-an email is the recipient's own. Every email to a seat threads under one root
-Message-ID per game and seat and carries RFC 8058 one-click unsubscribe headers.
+Emails know a game only through its protocol (``games.rules_of``): the decision's prompt, the narrative, the
+progress lines, the choices' labels, milestones, the result and the record. What a game shows of itself comes
+from its template folder (``templates/games/<key>/board_email.*``, ``milestone.*``, ``result.*`` …, with plain
+fallbacks in ``templates/games/_default/``), rendered from ``player_view``: the recipient sees only what the game
+lets them see. Every email to a seat threads under one root Message-ID per game and seat and carries RFC 8058
+one-click unsubscribe headers.
 """
 
 from __future__ import annotations
@@ -18,37 +21,23 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from flask import current_app
-from jinja2 import Environment
+from jinja2 import Environment, Template
 
-from engine import call_to_glory as glory
-from engine.call_to_glory import State, words
-from engine.call_to_glory.cards import TASK_BONUS
+from engine.protocol import Milestone, Result
 
-from .. import links
+from .. import games, links
 from ..models import Game, Seat
 from . import outbox
 
 KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser")
-CARD_COLOURS = {
-    "emperor": "#6d3b8e",
-    "empress": "#b23a7a",
-    "daimyo": "#2f5d8a",
-    "shogun": "#1f7a6d",
-    "samurai": "#b3472b",
-    "ninja": "#2b2b2b",
-    "envoy": "#98700c",
-    "monk": "#bf5f16",
-    "farmer": "#4f7d2b",
-}
-"""The card colours of pbem/static/style.css (``.t-<type>``), for inline styles."""
+RENDERED_BY_SENDER = ("turn", "scores", "game_over")
+"""The kinds about the game as it stands: queued as what to send, rendered by the sender when it sends them."""
 AT_DEADLINE = {
     "bot": "Then a bot plays the rest of your turn for you.",
     "pause": "Then the game pauses until the organiser resumes it.",
 }
 """What the game's timeout policy (pbem.timing) does at a deadline, in words."""
 MAX_ADDRESS = 254
-VALUES = dict(zip(glory.TYPES, glory.VALUES, strict=True))
-VARIANT_WORDS = {"imperial_tasks": "Imperial Tasks (V1)", "ninja_power": "the Power of the Ninja (V2)"}
 
 
 @dataclass
@@ -76,7 +65,7 @@ def recipient(seat: Seat) -> str:
 
 
 def subject(game: Game, *parts: str) -> str:
-    """'Friday game · Round 2 · Your turn'."""
+    """'Friday game · You are invited': the game's name, then the parts."""
     return " · ".join([game.name, *parts])
 
 
@@ -124,30 +113,21 @@ def _environment() -> Environment:
     env: Environment | None = current_app.extensions.get("pbem_email_env")
     if env is None:
         env = current_app.jinja_env.overlay(trim_blocks=True, lstrip_blocks=True)
-        env.filters["cardlist"] = card_list
-        env.filters["tasklist"] = task_list
         current_app.extensions["pbem_email_env"] = env
     return env
 
 
-def card_list(cards: Sequence[dict[str, Any]], empty: str = "no cards") -> str:
-    """'Farmer (20) ×3, Monk (18)' for a text part."""
-    shown = []
-    for c in cards:
-        count = f" ×{c['count']}" if c["count"] > 1 else ""
-        shown.append(f"{c['type'].capitalize()} ({c['value']}){count}")
-    return ", ".join(shown) or empty
-
-
-def task_list(tasks: dict[str, str]) -> str:
-    """'A: Emperor (5 per card), C: Monk (3 per card)'."""
-    return ", ".join(f"{deck}: {t.capitalize()} ({TASK_BONUS[deck]} per card)" for deck, t in sorted(tasks.items()))
+def partial(key: str, name: str) -> Template:
+    """The game's template ``templates/games/<key>/<name>``, or the plain one of ``templates/games/_default``."""
+    return _environment().select_template([f"games/{key}/{name}", f"games/_default/{name}"])
 
 
 def render(kind: str, **context: Any) -> tuple[str, str]:
-    """The text and HTML parts of ``kind`` from templates/email/<kind>.txt and .html."""
+    """The text and HTML parts of ``kind`` from templates/email/<kind>.txt and .html; ``partial`` (the game's
+    templates, as above) is available in them."""
     env = _environment()
-    context = {"colours": CARD_COLOURS, "values": VALUES, **context}
+    key = context.get("key", "_default")
+    context = {"partial": lambda name: partial(key, name), **context}
     text = env.get_template(f"email/{kind}.txt").render(context)
     html = env.get_template(f"email/{kind}.html").render(context)
     return text.strip() + "\n", html
@@ -167,10 +147,6 @@ def duration(delta: timedelta) -> str:
     return " and ".join(parts) or "less than an hour"
 
 
-def _cards(counts: dict[str, int]) -> list[dict[str, Any]]:
-    return [{"type": t, "count": n, "value": VALUES[t]} for t, n in counts.items()]
-
-
 def _players(seats: Sequence[Seat], seat: Seat | None) -> list[dict[str, Any]]:
     return [
         {"name": s.name, "you": seat is not None and s.id == seat.id, "bot": s.is_bot, "left": s.left_at is not None}
@@ -179,9 +155,13 @@ def _players(seats: Sequence[Seat], seat: Seat | None) -> list[dict[str, Any]]:
 
 
 def _base(game: Game, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
+    rules = games.rules_of(game)
     return {
         "game": game,
+        "key": rules.key,
+        "game_title": rules.title,
         "seat": seat,
+        "me": seat.name,
         "players": _players(seats, seat),
         "personal_url": personal_url(game, seat),
         "settings_url": settings_url(game, seat),
@@ -189,18 +169,33 @@ def _base(game: Game, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
     }
 
 
-def _options(game: Game) -> dict[str, Any]:
-    options = glory.Options.from_json(game.options)
-    variants = [text for key, text in VARIANT_WORDS.items() if getattr(options, key)]
-    return {"rounds": options.resolved_rounds(), "variants": variants}
+def _view(game: Game, state: Any, seat: Seat) -> dict[str, Any]:
+    """What the seat's player may see of the game (its ``player_view``)."""
+    return games.rules_of(game).player_view(state, seat.name)
 
 
-def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, root: bool) -> Email:
+def option_lines(game: Game) -> list[dict[str, str]]:
+    """The game's options as its option fields label them: [{"label": "Highest number", "value": "5"}, …]."""
+    out = []
+    for option in games.rules_of(game).option_fields:
+        value = game.options.get(option.name, option.default)
+        if value is None and not any(choice == "" for choice, _label in option.choices):
+            continue  # unset, and no label says what that means
+        if option.kind == "bool":
+            shown = "yes" if value else "no"
+        else:
+            wanted = "" if value is None else str(value)
+            shown = next((label for choice, label in option.choices if choice == wanted), wanted or "none")
+        out.append({"label": option.label, "value": shown})
+    return out
+
+
+def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, root: bool) -> Email:
     """The invitation: the players, the options, the personal link and the seed's commitment."""
     context = _base(game, seats, seat)
     context |= {
-        "options": _options(game),
-        "starter": state.players[state.round_starts[0]],
+        "view": _view(game, state, seat),
+        "options": option_lines(game),
         "commitment": commitment(game.seed),
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
     }
@@ -216,44 +211,37 @@ def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, r
     )
 
 
-def _move_labels(state: State, player: str) -> dict[str, str]:
-    """The label of each move the player is offered, as the page's buttons say it, with what it does."""
+def _move_key(move: Any) -> str:
+    return json.dumps({k: str(v) for k, v in dict(move).items()}, sort_keys=True)
+
+
+def move_links(game: Game, seat: Seat, state: Any) -> list[dict[str, str]]:
+    """One signed link per move of the seat's open decision, labelled as the page's buttons say it, with what
+    it does (the game's ``describe_move`` for a move its choices do not list)."""
+    rules = games.rules_of(game)
     labels = {}
-    for group in glory.GAME.choices(state, player):
+    for group in rules.choices(state, seat.name):
         for choice in group.choices:
-            key = json.dumps({k: str(v) for k, v in choice.move.items()}, sort_keys=True)
-            labels[key] = f"{choice.label} ({choice.note})" if choice.note else choice.label
-    return labels
+            labels[_move_key(choice.move)] = f"{choice.label} ({choice.note})" if choice.note else choice.label
+    return [
+        {
+            "label": labels.get(_move_key(move)) or rules.describe_move(move),
+            "url": links.external_url("play.page", token=token),
+        }
+        for move, token in games.move_links(game=game, seat=seat, state=state)
+    ]
 
 
-def board(state: State, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
-    """What the recipient may see of the board, from their player view: hand, tables, piles, scores."""
-    view = glory.player_view(state, seat.name)
-    me = seat.name
-    return {
-        "view": view,
-        "hand": _cards(view["hands"][me]),
-        "tasks": view.get("tasks", {}).get(me, {}),
-        "tables": [
-            {
-                "name": s.name,
-                "you": s.name == me,
-                "bot": s.is_bot,
-                "hand_size": sum(view["hands"][me].values()) if s.name == me else view["hand_sizes"][s.name],
-                "cards": _cards(view["tables"][s.name]),
-                "ninjas": view["ninjas"][s.name] if "ninjas" in view else None,
-            }
-            for s in seats
-        ],
-        "draw_piles": view["draw_piles"],
-        "discard_piles": [{"top": p[-1] if p else None, "size": len(p)} for p in view["discard_piles"]],
-        "scores": [
-            {"name": s.name, "total": view["totals"][s.name], "rounds": [r[s.name] for r in view["round_scores"]]}
-            for s in seats
-        ],
-        "round_scores": view["round_scores"],
-        "revealed": view.get("revealed_tasks", []),
-    }
+def turn_subject(game: Game, state: Any, seat: Seat, reminder: int | None = None) -> str:
+    """'Friday game · <the game's parts> · Reminder 1 · Your turn': the game's heading parts
+    (``turn_subject.txt``: parts apart by " · ", the reminder goes before the last one)."""
+    rules = games.rules_of(game)
+    decision = games.decision_of(rules, state, seat.name)
+    heading = partial(rules.key, "turn_subject.txt").render(view=_view(game, state, seat), decision=decision)
+    parts = [p.strip() for p in heading.split(" · ") if p.strip()] or ["Your turn"]
+    if reminder:
+        parts.insert(len(parts) - 1, f"Reminder {reminder}")
+    return subject(game, *parts)
 
 
 def turn(
@@ -261,83 +249,76 @@ def turn(
     game: Game,
     seats: Sequence[Seat],
     seat: Seat,
-    state: State,
+    state: Any,
     story: list[str],
-    moves: list[tuple[dict[str, Any], str]],
     reminder: int | None = None,
     last_reminder: bool = False,
     waited: timedelta | None = None,
     deadline: datetime | None = None,
 ) -> Email:
-    """'Your turn' (or a task reveal): the board as the seat sees it, what happened, one link per first decision."""
-    context = _base(game, seats, seat) | board(state, seats, seat)
-    labels = _move_labels(state, seat.name)
-    asked = "Reveal a task card" if state.status == "revealing" else "Your turn"
-    context |= {
-        "round": state.round,
-        "rounds": state.rounds,
-        "asked": asked,
+    """'Your turn': what is asked, the board as the seat sees it, what happened, one link per move of the decision."""
+    rules = games.rules_of(game)
+    decision = games.decision_of(rules, state, seat.name)
+    context = _base(game, seats, seat) | {
+        "view": _view(game, state, seat),
+        "decision": decision,
         "story": story,
-        "links": [
-            {
-                "label": labels.get(json.dumps({k: str(v) for k, v in move.items()}, sort_keys=True))
-                or words.describe_move(move),
-                "url": links.external_url("play.page", token=token),
-            }
-            for move, token in moves
-        ],
+        "progress": rules.progress(state, seat.name),
+        "links": move_links(game, seat, state),
         "reminder": reminder,
         "last_reminder": last_reminder,
         "waited": duration(waited) if waited is not None else None,
         "deadline": local_time(deadline, seat.timezone) if deadline is not None else None,
         "at_deadline": AT_DEADLINE.get(str((game.policy or {}).get("timeout"))),
+        "subject_line": turn_subject(game, state, seat, reminder),
     }
-    parts = [f"Round {state.round}"] + ([f"Reminder {reminder}"] if reminder else []) + [asked]
     text, html = render("turn", **context)
-    return Email("turn", recipient(seat), subject(game, *parts), text, html, seat_headers(game, seat, root=False))
-
-
-def score_sheet(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, round_no: int) -> Email:
-    """A round's score sheet: per player the types with values, task bonuses, round score, totals, ranking."""
-    details = glory.round_details(state)[round_no - 1]
-    context = _base(game, seats, seat) | {
-        "round": details,
-        "rounds": state.rounds,
-        "ranking": _ranking(details["ranking"], {n: p["total"] for n, p in details["players"].items()}),
-    }
-    text, html = render("scores", **context)
     headers = seat_headers(game, seat, root=False)
-    return Email("scores", recipient(seat), subject(game, f"Round {round_no} scores"), text, html, headers)
+    return Email("turn", recipient(seat), context["subject_line"], text, html, headers)
 
 
-def _ranking(order: Sequence[str], totals: dict[str, int]) -> list[dict[str, Any]]:
-    """Names with their totals and places; equal totals share a place."""
+def milestone_sheet(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, milestone: Milestone) -> Email:
+    """A milestone's email (a stage of the game scored …): its title and the game's ``milestone.*`` sheet of its
+    data."""
+    context = _base(game, seats, seat) | {"view": _view(game, state, seat), "milestone": milestone}
+    text, html = render("milestone", **context)
+    headers = seat_headers(game, seat, root=False)
+    return Email("scores", recipient(seat), subject(game, milestone.title), text, html, headers)
+
+
+def ranking(result: Result) -> list[dict[str, Any]]:
+    """The result's players best first with their scores and places; equal scores share a place."""
     out: list[dict[str, Any]] = []
-    for i, name in enumerate(order):
-        place = out[-1]["place"] if out and totals[out[-1]["name"]] == totals[name] else i + 1
-        out.append({"name": name, "total": totals[name], "place": place})
+    for i, name in enumerate(result.ranking):
+        score = result.scores[name]
+        place = out[-1]["place"] if out and out[-1]["total"] == score else i + 1
+        out.append({"name": name, "total": score, "place": place})
     return out
 
 
-def record_json(state: State, moves: Sequence[dict[str, Any]]) -> str:
-    """The game record (GAME_RECORD.md) of a game started as ``state`` was, with the logged moves."""
-    record = glory.record_of(state, [glory.Move.from_json(m) for m in moves])
-    return json.dumps(record.to_json(), indent=1, ensure_ascii=False) + "\n"
+def record_json(game: Game, seats: Sequence[Seat], logged: Sequence[tuple[int, dict[str, Any]]]) -> str:
+    """The game record (the game's ``record``) of ``game`` with its logged moves (seat, move), as a JSON text."""
+    rules = games.rules_of(game)
+    names = [s.name for s in seats]
+    start = rules.new_game(names, game.options, game.seed)
+    moves = [rules.parse_move(names[position], move) for position, move in logged]
+    return json.dumps(rules.record(start, moves), indent=1, ensure_ascii=False) + "\n"
 
 
-def game_over(*, game: Game, seats: Sequence[Seat], seat: Seat, state: State, record: str) -> Email:
-    """The final ranking, every round's scores, the winners, the seed, and the game record attached."""
-    view = glory.player_view(state, seat.name)
-    totals = view["totals"]
-    order = sorted(state.players, key=lambda name: -totals[name])
+def game_over(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, record: str) -> Email:
+    """The result (ranking, winners, the game's ``result.*`` breakdown), the seed, and the game record attached."""
+    rules = games.rules_of(game)
+    result = rules.result(state)
+    if result is None:
+        raise ValueError(f"game {game.id} is not over")
     context = _base(game, seats, seat) | {
-        "ranking": _ranking(order, totals),
-        "round_scores": view["round_scores"],
-        "winners": view["winners"],
-        "totals_row": [{"name": s.name, "total": totals[s.name]} for s in seats],
+        "view": _view(game, state, seat),
+        "result": result,
+        "ranking": ranking(result),
+        "winners": list(result.winners),
         "seed": game.seed,
         "commitment": commitment(game.seed),
-        "filename": f"call-to-glory-{game.id}.json",
+        "filename": f"{rules.key}-{game.id}.json",
     }
     text, html = render("game_over", **context)
     email = Email("game_over", recipient(seat), subject(game, "Game over"), text, html)
@@ -356,7 +337,7 @@ def fresh_link(*, game: Game, seats: Sequence[Seat], seat: Seat) -> Email:
 
 def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
     """The current links of every game an address plays, asked for on the front page."""
-    games = [
+    shown = [
         {
             "name": game.name,
             "player": seat.name,
@@ -365,7 +346,9 @@ def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
         }
         for game, seat in entries
     ]
-    text, html = render("lost_links", games=games, link_days=current_app.config["PERSONAL_LINK_DAYS"])
+    titles = {games.rules_of(game).title for game, _seat in entries}
+    title = titles.pop() if len(titles) == 1 else "Board games"
+    text, html = render("lost_links", games=shown, game_title=title, link_days=current_app.config["PERSONAL_LINK_DAYS"])
     return Email("lost_links", to, "Your links to your games", text, html)
 
 
@@ -373,5 +356,7 @@ def organiser(*, game: Game, to: str, title: str, body: str) -> Email:
     """A notice to the game's organiser (a player left, the game paused …); the subject starts with the game's
     name, which ``title`` may already carry."""
     title = title.removeprefix(f"{game.name} · ")
-    text, html = render("organiser", game=game, title=title, paragraphs=[p for p in body.split("\n\n") if p.strip()])
+    paragraphs = [p for p in body.split("\n\n") if p.strip()]
+    game_title = games.rules_of(game).title
+    text, html = render("organiser", game=game, game_title=game_title, title=title, paragraphs=paragraphs)
     return Email("organiser", to, subject(game, title), text, html)

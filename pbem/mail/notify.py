@@ -1,11 +1,15 @@
 """When email is queued: always in the transaction of the change that causes it.
 
 ``after_create`` and ``after_move`` are called by pbem.games and decide what follows a
-change (invitations, a turn email when the seat to act changes, score sheets, the
+change (invitations, a turn email when the seat to act changes, milestone sheets, the
 game-over email); the scheduler and the admin page call ``queue_turn_email``,
 ``queue_organiser_notice`` and ``queue_invitation``; the settings page calls
 ``settings_seat``, ``set_reminders`` and ``request_fresh_link``. Bots, seats without an
 email address and seats that left get nothing.
+
+Emails about the game as it stands (turn, milestone, game over) are queued as what must be sent (kind, game,
+seat, decision, what to show), not rendered: the sender calls ``render_queued`` when it sends them, which
+renders them from the game as it is then, or drops a turn email whose decision was made meanwhile.
 """
 
 from __future__ import annotations
@@ -19,8 +23,7 @@ from flask import current_app
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
-from engine.call_to_glory import State
-from engine.call_to_glory.words import LogEntry, narrative
+from engine.protocol import LogEntry, Milestone, Note
 
 from .. import audit, games, links, talk
 from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
@@ -96,8 +99,8 @@ def after_move(
     before: games.Before | None,
     deadline: datetime | None = None,
 ) -> None:
-    """Queue what a stored move calls for: score sheets for each round it ended, the game-over email, or a
-    turn email when the seat to act changed; nothing within a turn or for a preference change.
+    """Queue what a stored move calls for: a sheet for each milestone it reached, the game-over email, or a
+    turn email when the seat to act changed; nothing within a turn or for a standing move.
 
     The turn email names ``deadline``, by default the game's current one.
     """
@@ -121,7 +124,7 @@ def _follow_up(
     session: Session,
     game: Game,
     seats: Sequence[Seat],
-    state: State,
+    state: Any,
     before: games.Before | None,
     deadline: datetime | None,
 ) -> None:
@@ -131,15 +134,25 @@ def _follow_up(
         for milestone in rules.milestones(before.state, state):
             if milestone.kind == "game_over" or milestone.number is None:
                 continue
+            what = {
+                "milestone": {
+                    "kind": milestone.kind,
+                    "title": milestone.title,
+                    "number": milestone.number,
+                    "data": dict(milestone.data),
+                }
+            }
             for seat in seats:
                 if reachable(seat):
-                    email = compose.score_sheet(
-                        game=game, seats=seats, seat=seat, state=state, round_no=milestone.number
-                    )
-                    _queue(session, game, seat, email, f"scores:{game.id}:{milestone.number}:{seat.position}")
+                    key = f"scores:{game.id}:{milestone.number}:{seat.position}"
+                    _queue_unrendered(session, game, seat, "scores", milestone.title, what, key)
     if games.is_over(rules, state):
         if before is None or not games.is_over(rules, before.state):
-            _queue_game_over(session, game, seats, state)
+            for seat in seats:
+                if reachable(seat):
+                    _queue_unrendered(
+                        session, game, seat, "game_over", "Game over", {}, f"over:{game.id}:{seat.position}"
+                    )
         return
     old = before.waiting if before is not None else {}
     by_name = {s.name: s for s in seats}
@@ -181,7 +194,7 @@ def queue_turn_email(
     game: Game,
     seats: Sequence[Seat],
     seat: Seat,
-    state: State,
+    state: Any,
     reminder: int | None = None,
     last_reminder: bool = False,
     waited: timedelta | None = None,
@@ -191,25 +204,104 @@ def queue_turn_email(
     """Queue the 'your turn' email (or reminder number ``reminder``) for ``seat``, if it must act now.
 
     None when nothing was queued: the seat is not to act, cannot be reached, has reminders
-    off (for a reminder), or ``dedupe_key`` was queued before.
+    off (for a reminder), or ``dedupe_key`` was queued before. The email is rendered when it is sent, from the
+    game as it is then, and dropped if the seat has made this decision by then.
     """
-    if not reachable(seat) or games.decision_of(games.rules_of(game), state, seat.name) is None:
+    decision = games.decision_of(games.rules_of(game), state, seat.name)
+    if not reachable(seat) or decision is None:
         return None
     if reminder is not None and not seat.reminders:
         return None
-    email = compose.turn(
-        game=game,
-        seats=seats,
-        seat=seat,
-        state=state,
-        story=story(session=session, game=game, seats=seats, seat=seat),
-        moves=games.move_links(game=game, seat=seat, state=state),
-        reminder=reminder,
-        last_reminder=last_reminder,
-        waited=waited,
-        deadline=deadline,
+    what = {
+        "reminder": reminder,
+        "last_reminder": last_reminder,
+        "waited": waited.total_seconds() if waited is not None else None,
+        "deadline": outbox.as_utc(deadline).isoformat() if deadline is not None else None,
+    }
+    title = " · ".join([f"Reminder {reminder}"] * bool(reminder) + ["Your turn"])
+    return _queue_unrendered(session, game, seat, "turn", title, what, dedupe_key, decision=decision.id)
+
+
+def _queue_unrendered(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    kind: str,
+    title: str,
+    what: dict[str, Any],
+    dedupe_key: str | None,
+    *,
+    decision: str | None = None,
+) -> OutboxEmail | None:
+    """Queue what the sender must render for ``seat`` (``what``: the details ``render_queued`` needs); until then
+    the row's subject is ``title`` after the game's name and its parts are empty."""
+    return outbox.queue(
+        session=session,
+        kind=kind,
+        to=compose.recipient(seat),
+        subject=compose.subject(game, title),
+        text="",
+        html="",
+        game_id=game.id,
+        seat_id=seat.id,
+        headers=compose.seat_headers(game, seat, root=False),
+        dedupe_key=dedupe_key,
+        decision=decision,
+        render=what,
     )
-    return _queue(session, game, seat, email, dedupe_key)
+
+
+class Dropped(Exception):
+    """A queued email that must not be sent any more: its decision was made, or its seat has new links."""
+
+
+def render_queued(
+    *,
+    session: Session,
+    kind: str,
+    game_id: int,
+    seat_id: int,
+    to: str,
+    headers: dict[str, str],
+    decision: str | None,
+    what: dict[str, Any],
+) -> compose.Email:
+    """Render an email queued by ``_queue_unrendered`` from the game as it is now; ``Dropped`` for a turn email whose
+    decision is no longer open, or for a seat whose address or links changed since (its new address gets its own)."""
+    game = games.get_game(session=session, game_id=game_id)
+    seats = games.seats_of(session=session, game_id=game_id)
+    seat = next((s for s in seats if s.id == seat_id), None)
+    if seat is None or not seat.email or seat.is_bot or compose.recipient(seat) != to:
+        raise Dropped("the seat has another address or no person now")
+    if headers.get("In-Reply-To") != compose.thread_root(game, seat):
+        raise Dropped("the seat has new links")
+    rules = games.rules_of(game)
+    state = games.load_state(game)
+    if kind == "turn":
+        open_now = games.decision_of(rules, state, seat.name)
+        if open_now is None or open_now.id != decision or seat.left_at is not None:
+            raise Dropped(f"decision {decision} was made")
+        waited, deadline = what.get("waited"), what.get("deadline")
+        return compose.turn(
+            game=game,
+            seats=seats,
+            seat=seat,
+            state=state,
+            story=story(session=session, game=game, seats=seats, seat=seat),
+            reminder=what.get("reminder"),
+            last_reminder=bool(what.get("last_reminder")),
+            waited=timedelta(seconds=waited) if waited is not None else None,
+            deadline=datetime.fromisoformat(deadline) if deadline is not None else None,
+        )
+    if kind == "scores":
+        m = what["milestone"]
+        milestone = Milestone(m["kind"], m["title"], m["number"], m["data"])
+        return compose.milestone_sheet(game=game, seats=seats, seat=seat, state=state, milestone=milestone)
+    if kind == "game_over":
+        logged = [(r.seat, r.move) for r in games.move_log(session=session, game_id=game_id)]
+        record = compose.record_json(game, seats, logged)
+        return compose.game_over(game=game, seats=seats, seat=seat, state=state, record=record)
+    raise ValueError(f"no email of kind {kind!r} is rendered when it is sent")
 
 
 def queue_organiser_notice(
@@ -281,13 +373,16 @@ def queue_stuck_notices(*, session: Session, now: datetime) -> int:
 
 
 def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> list[str]:
-    """What happened since ``seat``'s last own move, in plain words as that seat may read it."""
+    """What happened since ``seat``'s last own move (not a standing one), in plain words as that seat may read it,
+    with the server's notes (who left, the organiser's actions, table talk) in their place by time."""
+    rules = games.rules_of(game)
     for limit in (min(STORY_FIRST_LOOK, STORY_MOVES), STORY_MOVES):  # its last move is nearly always near
         recent = session.execute(_RECENT, {"game_id": game.id, "limit": limit}).all()
         after, since = (recent[-1].seq - 1 if recent else 0), outbox.as_utc(game.created_at)
         truncated = after > 0  # the seat made no move of its own in the window, which does not reach the start
         for row in recent:
-            if row.seat == seat.position and row.source in OWN_SOURCES and row.move.get("do") != "preference":
+            own = row.seat == seat.position and row.source in OWN_SOURCES
+            if own and not rules.is_standing(rules.parse_move(seat.name, row.move)):
                 after, since, truncated = row.seq, outbox.as_utc(row.created_at), False
                 break
         if not truncated or len(recent) < limit:
@@ -297,7 +392,7 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
         LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at))
         for r in session.execute(_SINCE, {"game_id": game.id, "after": after})
     ]
-    notes = [
+    notes: list[Note] = [
         (outbox.as_utc(s.left_at), f"{s.name} left the game; a bot plays for them from now on.")
         for s in seats
         if s.left_at is not None and s.id != seat.id and outbox.as_utc(s.left_at) > since
@@ -309,19 +404,10 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
         for m in talk.said(session=session, game_id=game.id or 0, names=names, since=since)
         if m.name != seat.name
     ]
-    lines = narrative(entries, seat.name, notes)
+    lines = rules.narrate(entries, seat.name, notes)
     if truncated:
         lines.insert(0, "Earlier moves are in the log on your page.")
     return lines
-
-
-def _queue_game_over(session: Session, game: Game, seats: Sequence[Seat], state: State) -> None:
-    moves = [r.move for r in games.move_log(session=session, game_id=game.id or 0)]
-    record = compose.record_json(state, moves)
-    for seat in seats:
-        if reachable(seat):
-            email = compose.game_over(game=game, seats=seats, seat=seat, state=state, record=record)
-            _queue(session, game, seat, email, f"over:{game.id}:{seat.position}")
 
 
 def _queue(

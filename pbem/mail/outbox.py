@@ -59,12 +59,16 @@ def queue(
     attachments: list[dict[str, str]] | None = None,
     message_id: str | None = None,
     dedupe_key: str | None = None,
+    decision: str | None = None,
+    render: dict[str, Any] | None = None,
     due: datetime | None = None,
     now: datetime | None = None,
 ) -> OutboxEmail | None:
     """Add one email to the outbox in the caller's transaction.
 
-    ``attachments`` are dicts with ``filename``, ``content_type`` and ``content`` (text); ``now`` replaces
+    ``attachments`` are dicts with ``filename``, ``content_type`` and ``content`` (text). With ``render`` (what to
+    show), the sender renders subject and parts when it sends the email (see ``notify.render_queued``), and
+    ``decision`` names the decision a turn email asks for. ``now`` replaces
     the clock for the time it is queued (and due, unless ``due`` says otherwise).
     With a ``dedupe_key`` that is already queued or sent, nothing is added and None is
     returned, also when another transaction added it at the same moment; otherwise the row as stored (with a
@@ -88,6 +92,8 @@ def queue(
         "attachments": list(attachments or []),
         "message_id": message_id or new_message_id(),
         "dedupe_key": dedupe_key,
+        "decision": decision,
+        "render": render,
         "status": "queued",
         "attempts": 0,
         "next_attempt_at": due or now,

@@ -11,7 +11,7 @@ import smtplib
 import socket
 import ssl
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.policy import SMTP
@@ -63,6 +63,14 @@ class Outgoing:
     message_id: str
     attempts: int
     created_at: datetime
+    kind: str = ""
+    game_id: int | None = None
+    seat_id: int | None = None
+    decision: str | None = None
+    render: dict[str, Any] | None = None
+    """What to show, for an email the sender renders (see ``notify.render_queued``); None: stored rendered."""
+    rendered: bool = False
+    """True once this pass rendered it: its subject, parts and attachments are stored with its result."""
 
     @classmethod
     def of(cls, row: OutboxEmail) -> Outgoing:
@@ -78,6 +86,11 @@ class Outgoing:
             message_id=row.message_id,
             attempts=row.attempts,
             created_at=as_utc(row.created_at),
+            kind=row.kind,
+            game_id=row.game_id,
+            seat_id=row.seat_id,
+            decision=row.decision,
+            render=dict(row.render) if row.render is not None else None,
         )
 
 
@@ -93,20 +106,23 @@ class Prepared:
 
 @dataclass
 class SendReport:
-    """What one pass did: rows claimed, and of those sent, retried later, dead, or released unsent; how many
-    waiting emails were made due at once because the server answered again, and stuck notices queued."""
+    """What one pass did: rows claimed, and of those sent, retried later, dead, released unsent, or dropped (a turn
+    email whose decision was made before it went out); how many waiting emails were made due at once because the
+    server answered again, and stuck notices queued."""
 
     claimed: int = 0
     sent: int = 0
     retried: int = 0
     dead: int = 0
     released: int = 0
+    dropped: int = 0
     resumed: int = 0
     stuck_notices: int = 0
 
     def __str__(self) -> str:
         text = f"claimed {self.claimed}: sent {self.sent}, retried {self.retried}, dead {self.dead}"
         text += f", released {self.released}" if self.released else ""
+        text += f", dropped {self.dropped}" if self.dropped else ""
         text += f", {self.resumed} waiting made due" if self.resumed else ""
         return text + (f", {self.stuck_notices} stuck notice(s)" if self.stuck_notices else "")
 
@@ -273,6 +289,13 @@ class _Batch:
         return self.now if self.now is not None else utcnow()
 
     def _record(self, email: Outgoing, **values: Any) -> None:
+        if email.rendered and values.get("status") != "dropped":  # what was (or would have been) sent
+            values |= {
+                "subject": email.subject,
+                "text_body": email.text,
+                "html_body": email.html,
+                "attachments": email.attachments,
+            }
         with db.write_session(self.engine) as session:
             result = session.execute(
                 update(OutboxEmail)
@@ -348,9 +371,52 @@ class _Batch:
         self._record(email, status="queued")
         self.report.released += 1
 
+    def render(self, email: Outgoing) -> Outgoing | None:
+        """The email with its subject and parts rendered from the game as it is now (as it is, if it was stored
+        rendered); None if it was dropped or failed (recorded)."""
+        if email.render is None:
+            return email
+        from . import notify  # notify builds on the game services, which build on the outbox
+
+        try:
+            with Session(self.engine) as session:
+                rendered = notify.render_queued(
+                    session=session,
+                    kind=email.kind,
+                    game_id=email.game_id or 0,
+                    seat_id=email.seat_id or 0,
+                    to=email.to,
+                    headers=email.headers,
+                    decision=email.decision,
+                    what=email.render,
+                )
+        except notify.Dropped as exc:
+            self._record(email, status="dropped", last_error=f"dropped: {exc}")
+            self.report.dropped += 1
+            return None
+        except SQLAlchemyError as exc:  # the database, not the email: tried again later
+            log.warning("outbox %s could not be rendered: %s", email.id, exc)
+            self.failed(email, f"rendering: {_describe(exc)}", permanent=False)
+            return None
+        except Exception as exc:  # the game cannot be shown (gone, or a bug): it fails the same way every time
+            log.exception("outbox %s could not be rendered", email.id)
+            self.failed(email, f"the email could not be rendered: {_describe(exc)}", permanent=True)
+            return None
+        return replace(
+            email,
+            subject=rendered.subject,
+            text=rendered.text,
+            html=rendered.html,
+            attachments=rendered.attachments,
+            rendered=True,
+        )
+
     def prepare(self, batch: list[Outgoing]) -> list[tuple[Outgoing, Prepared]]:
         ready = []
-        for email in batch:
+        for claimed in batch:
+            email = self.render(claimed)
+            if email is None:
+                continue
             try:
                 ready.append((email, build_message(email, sender=self.sender, date=self._stamp())))
             except Undeliverable as exc:

@@ -7,7 +7,6 @@ import html
 import json
 import re
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -18,16 +17,10 @@ from tests.apps import Table
 
 from .conftest import actions_of, assert_page, count, csrf_of, new_game_form
 
-MAIL_OF_EVERY_GAME = pytest.mark.xfail(
-    strict=True,
-    reason="on main, pbem.mail composes emails of Call to Glory only; the mail of every game comes with its own change",
-)
-"""People at a game other than Call to Glory get emails: waits for the mail's change (then this mark must go)."""
-
 POLICY = {
     "name": "A game",
     "order": "listed",
-    "organiser_email": "",  # a game over is not mailed to the organiser (mail: see MAIL_OF_EVERY_GAME)
+    "organiser_email": "",
     "first_reminder_hours": "24",
     "reminder_every_hours": "24",
     "max_reminders": "3",
@@ -95,7 +88,6 @@ def test_the_form_offers_each_game_with_its_seats_and_options(admin_client: Flas
     assert_page(admin_client.get("/admin/games/new?game=chess"), 404, "does not know the game")
 
 
-@MAIL_OF_EVERY_GAME
 def test_create_a_call_to_adventure_game_with_the_form(app: Flask, admin_client: FlaskClient) -> None:
     data = POLICY | seats([("random", "", "")], 4)
     status, page = create(admin_client, "call-to-adventure", data)
@@ -121,7 +113,6 @@ def test_create_a_call_to_adventure_game_with_the_form(app: Flask, admin_client:
     assert stored(app, path)[0].options["coop"] is True
 
 
-@MAIL_OF_EVERY_GAME
 def test_people_are_invited_to_a_call_to_adventure_game(app: Flask, admin_client: FlaskClient) -> None:
     data = POLICY | seats([("human", "ann", "ann@example.com"), ("random", "", "")], 4)
     status, path = create(admin_client, "call-to-adventure", data)
@@ -153,7 +144,6 @@ def test_a_bad_option_is_shown_next_to_its_field(app: Flask, admin_client: Flask
     assert count(app, Game) == 0
 
 
-@MAIL_OF_EVERY_GAME
 def test_create_a_game_of_pick_a_number_with_the_form(app: Flask, admin_client: FlaskClient) -> None:
     rows = [("heuristic", "", ""), ("random", "", ""), ("random", "Rex", "")]
     data = POLICY | seats(rows, 5) | {"options-rounds": "3", "options-highest": "9"}

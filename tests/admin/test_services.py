@@ -17,6 +17,7 @@ from engine.call_to_glory.game import parse_task_table, task_table_text
 from pbem import admin, audit, db, flows, games
 from pbem.models import AdminUser, Game, OutboxEmail, Wait
 from tests.apps import Table
+from tests.mail.conftest import deliver
 
 from .conftest import PASSWORD, actions_of, count, create_table, outbox_rows
 
@@ -620,6 +621,7 @@ def test_players_hear_about_it_in_their_next_email(app: Flask, adm_table: Table,
     run(app, admin.change_email, game_id=adm_table.game_id, seat=0, email="ann@new.example", actor=organiser)
     while adm_table.state().current_player == "ann":
         human_move(app, adm_table, 0)
+    deliver(app)  # the sender renders it
     email = outbox_rows(app, adm_table.game_id, "turn")[-1]
     assert "bob@example.com" in email.to_addr
     text = " ".join(email.text_body.split())

@@ -15,7 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import FormatError, IllegalMove, OptionsError, RecordError
-from engine.protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, OptionField, Result
+from engine.protocol import (
+    Bot,
+    Choice,
+    ChoiceGroup,
+    Decision,
+    Event,
+    LogEntry,
+    Milestone,
+    Note,
+    OptionField,
+    Result,
+    with_notes,
+)
 from engine.records import apply_all
 
 FORMAT = "pick-a-number/1"
@@ -293,14 +305,17 @@ class PickANumber:
             return f"The game is over. Winners: {', '.join(event['winners'])}."
         return str(kind)
 
-    def narrate(self, entries: Sequence[LogEntry], viewer: str | None) -> list[str]:
-        """One sentence per event."""
-        out = []
-        for entry in entries:
+    def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
+        """One sentence per event, with the notes in their place by time."""
+
+        def lines(entry: LogEntry) -> list[str]:
+            out = []
             for event in entry.events:
                 masked = event.get("event") == "picked" and event.get("player") != viewer
                 out.append(self.describe({**event, "number": None} if masked else event, viewer))
-        return out
+            return out
+
+        return with_notes(entries, notes, lines)
 
     def choices(self, state: State, player: str) -> list[ChoiceGroup]:
         """One button per number."""

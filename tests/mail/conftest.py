@@ -28,6 +28,10 @@
 ``put_email``
     ``put_email(app, **queue_kwargs) -> id``: queue one email with ``outbox.queue`` in its own
     write transaction (defaults: kind "test", to ann@example.com, a subject, both parts).
+
+``deliver(app)``
+    Send everything due through the app's backend (the ``app`` fixture's is the mailbox): emails about the
+    game (turn, milestone, game over) are rendered then, from the game as it is; read rows after it.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from aiosmtpd.controller import Controller
 from flask import Flask
 
 from pbem import create_app, db
-from pbem.mail import outbox
+from pbem.mail import outbox, sender
 from tests.apps import free_port
 
 
@@ -176,3 +180,10 @@ def put_email() -> Callable[..., int]:
             return row.id or 0
 
     return put
+
+
+def deliver(app: Flask) -> None:
+    """Send what is due now (see the module docstring)."""
+    with app.app_context():
+        while sender.send_due(limit=500).claimed:
+            pass

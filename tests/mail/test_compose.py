@@ -34,10 +34,22 @@ from pbem.mail import compose, notify
 from pbem.models import OutboxEmail, Seat
 from tests.apps import Table, new_table
 
+from .conftest import deliver
+
 ZOE, BOB, SARA = "Zoë Ærø", "Bob 🎲 <b>&", "שרה"
 VOID = {"br", "img", "meta", "input", "hr", "link", "col", "area", "base", "wbr", "source"}
 STORY_LINE = re.compile(r"^- (.*)$", re.MULTILINE)
 FACE_DOWN = re.compile(r"\ban? [A-Z][a-z]+ from draw pile")
+VALUES = dict(zip(glory.TYPES, glory.VALUES, strict=True))
+
+
+def card_list(cards: list[dict[str, Any]], empty: str = "no cards") -> str:
+    """'Farmer (20) ×3, Monk (18)': cards as a Call to Glory text part lists them."""
+    shown = []
+    for c in cards:
+        count = f" ×{c['count']}" if c["count"] > 1 else ""
+        shown.append(f"{c['type'].capitalize()} ({c['value']}){count}")
+    return ", ".join(shown) or empty
 
 
 # --- reading an email ----------------------------------------------------------------------------------------
@@ -97,8 +109,8 @@ def check_email(text: str, html: str, viewer: str, state: glory.State) -> None:
             raise AssertionError(f"cards in an unknown place of {viewer}'s email: {section} {cards}")
     if "YOUR HAND\n" in text:
         shown = text.split("YOUR HAND\n", 1)[1].split("\n", 1)[0]
-        own = [{"type": t, "count": n, "value": compose.VALUES[t]} for t, n in view["hands"][viewer].items()]
-        assert shown == compose.card_list(own), f"{viewer}'s text part shows the hand {shown!r}"
+        own = [{"type": t, "count": n, "value": VALUES[t]} for t, n in view["hands"][viewer].items()]
+        assert shown == card_list(own), f"{viewer}'s text part shows the hand {shown!r}"
     for line in STORY_LINE.findall(text):
         if FACE_DOWN.search(line):
             assert line.startswith(
@@ -110,7 +122,9 @@ def check_email(text: str, html: str, viewer: str, state: glory.State) -> None:
 
 
 def rows(app: Flask, after: int = 0, **where: Any) -> list[OutboxEmail]:
-    """Outbox rows with an id above ``after`` (matching ``where``), oldest first."""
+    """Outbox rows with an id above ``after`` (matching ``where``), oldest first, once what was due was sent
+    (emails about the game are rendered by the sender)."""
+    deliver(app)
     with app.app_context():
         query = select(OutboxEmail).where(col(OutboxEmail.id) > after).order_by(col(OutboxEmail.id))
         for name, value in where.items():
@@ -142,6 +156,7 @@ def play(app: Flask, table: Table, moves: int | None = None, source: str = "page
             break
         move = glory.HeuristicBot().choose(state).to_json()
         del move["player"]
+        deliver(app)  # the sender runs between moves
         start = last_id(app)
         with app.app_context(), db.write_session() as session:
             flows.apply_move(
@@ -390,12 +405,17 @@ def test_a_reminder_says_how_long_the_game_waited_and_the_deadline_in_the_player
             deadline=deadline,
         )
         assert row is not None
-        assert row.subject == "Friday game · Round 1 · Reminder 2 · Your turn"
-        assert "Reminder 2: the game has waited 2 days and 3 hours for you." in row.text_body
-        assert "This is the last reminder. Please move before Saturday 4 July 2026, 12:30 (America/New_York)." in (
-            row.text_body
-        )
-        assert "Saturday 4 July 2026, 12:30 (America/New_York)" in row.html_body
+        reminder_id = row.id
+    [row] = [r for r in rows(app) if r.id == reminder_id]  # rendered when it is sent
+    assert row.subject == "Friday game · Round 1 · Reminder 2 · Your turn"
+    assert "Reminder 2: the game has waited 2 days and 3 hours for you." in row.text_body
+    assert "This is the last reminder. Please move before Saturday 4 July 2026, 12:30 (America/New_York)." in (
+        row.text_body
+    )
+    assert "Saturday 4 July 2026, 12:30 (America/New_York)" in row.html_body
+    with app.app_context(), db.write_session() as session:
+        game = games.get_game(session=session, game_id=friday.game_id)
+        seats = games.seats_of(session=session, game_id=friday.game_id)
         # Nobody else is asked to move, and reminders respect the seat's setting.
         for other in (0, 2):
             assert (
@@ -465,7 +485,7 @@ def test_the_email_check_catches_leaks(app: Flask, friday: Table) -> None:
         (
             re.sub(
                 r"YOUR HAND\n.*\n",
-                f"YOUR HAND\n{compose.card_list([{'type': t, 'count': n, 'value': 1} for t, n in hand.items()])}\n",
+                f"YOUR HAND\n{card_list([{'type': t, 'count': n, 'value': 1} for t, n in hand.items()])}\n",
                 row.text_body,
             ),
             row.html_body,

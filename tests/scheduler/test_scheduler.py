@@ -119,8 +119,10 @@ def test_the_real_scheduler_delivers_mail_reminders_and_deadlines(
     assert moves and {m.seat for m in moves} == {0}, "cy's turn timed out and the bot played it"
     assert Table(app, late.game_id).verify() and Table(app, reminded.game_id).state().current_player == "ann"
     with app.app_context():
-        left = db.get_session().exec(select(OutboxEmail).where(col(OutboxEmail.status) != "sent")).all()
-    assert left == [], "every queued email was sent"
+        left = (
+            db.get_session().exec(select(OutboxEmail).where(col(OutboxEmail.status).not_in(("sent", "dropped")))).all()
+        )
+    assert left == [], "every queued email was sent (or dropped: a turn email whose decision was made first)"
 
 
 def _env(database_url: str, **extra: str) -> dict[str, str]:

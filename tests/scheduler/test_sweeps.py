@@ -16,6 +16,7 @@ from pbem.db import make_engine
 from pbem.mail.compose import local_time
 from pbem.models import MoveRecord, Seat, Wait
 from tests.apps import form_fields
+from tests.mail.conftest import deliver
 
 from .conftest import (
     T0,
@@ -93,6 +94,7 @@ def test_reminders_come_on_time_once_each_and_stop_before_the_deadline(app: Flas
     assert remind(app, T0 + 30 * H) == 0
     assert remind(app, T0 + 48 * H) == 1
     assert remind(app, T0 + 71 * H) == 0, "the third slot would fall on the deadline"
+    deliver(app)  # the sender renders them
     sent = reminders(app, gid)
     wait = int(T0.timestamp())  # a reminder's key names its game, decision, wait and number
     assert [r.dedupe_key for r in sent] == [f"reminder:{gid}:0:0:{wait}:1", f"reminder:{gid}:0:0:{wait}:2"]
@@ -406,6 +408,7 @@ def test_a_new_player_at_the_seat_that_must_act_gets_a_wait_of_their_own(app: Fl
         )
     game = game_row(app, table.game_id)
     assert utc(game.waiting_since) == T0 + 71 * H and utc(game.deadline_at) == T0 + 143 * H
+    deliver(app)  # the sender renders it
     [turn] = [row for row in outbox_to(app, "new@example.com") if row.kind == "turn"]
     assert f"Please move before {local_time(T0 + 143 * H, 'UTC')}." in " ".join(turn.text_body.split())
     with app.app_context():

@@ -12,6 +12,7 @@ from engine.call_to_glory import Options
 from pbem import db, games
 from pbem.models import OutboxEmail
 from tests.apps import Table, new_table
+from tests.mail.conftest import deliver
 
 RULES = re.compile(r'href="(/play/[^"]+/how-to-play)"')
 
@@ -50,6 +51,7 @@ def test_anyone_can_read_the_rules_of_a_game_and_nothing_is_written(
 
 
 def test_every_email_to_a_player_links_to_the_rules(app: Flask, table: Table) -> None:
+    deliver(app)  # the sender renders the turn email
     with app.app_context():
         emails = list(db.get_session().exec(select(OutboxEmail)))
     assert {e.kind for e in emails} >= {"invitation", "turn"}

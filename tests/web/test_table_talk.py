@@ -12,6 +12,7 @@ from pbem import admin, db, flows, games, talk
 from pbem.audit import Actor
 from pbem.models import Message, OutboxEmail
 from tests.apps import CSRF, Table, form_fields
+from tests.mail.conftest import deliver
 
 ORGANISER = Actor(id=0, name="org")
 
@@ -23,6 +24,7 @@ def say(client: FlaskClient, table: Table, position: int, text: str) -> int:
 
 
 def turn_emails_to(app: Flask, address: str) -> list[OutboxEmail]:
+    deliver(app)  # the sender renders them
     with app.app_context():
         rows = db.get_session().exec(select(OutboxEmail).where(OutboxEmail.kind == "turn"))
         return [r for r in rows if address in r.to_addr]
