@@ -4,12 +4,10 @@ link to confirm, hidden picks kept hidden, and the result at the end."""
 
 from __future__ import annotations
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from pbem import games, links
-from pbem.mail import notify
 from tests.apps import Table, new_table
 
 from .forge import assert_error_page, snapshot
@@ -62,9 +60,7 @@ def test_a_game_without_templates_is_played_on_the_plain_page(app: Flask, client
     assert "ann picked." in theirs and "picked 2" not in theirs, "a pick stays secret until the reveal"
 
 
-def test_the_plain_page_shows_the_result(app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The game-over email (pbem/mail) still reads the log as Call to Glory's moves; this test is about the page.
-    monkeypatch.setattr(notify, "_queue_game_over", lambda *args, **kwargs: None)
+def test_the_plain_page_shows_the_result(app: Flask, client: FlaskClient) -> None:
     table = _table(app)
     _press(client, _picks(_page(client, table.personal(0)))["Pick 2"])
     final = _press(client, _picks(_page(client, table.personal(1)))["Pick 3"])
