@@ -136,9 +136,7 @@ def _validate_mail(cfg: Any, production: bool) -> None:
     except (TypeError, ValueError, AttributeError):
         addresses, header = (), None
     if len(addresses) != 1 or header.defects or not addresses[0].username or not addresses[0].domain:
-        raise ConfigError(
-            f"MAIL_DEFAULT_SENDER {sender!r} must be one address, like 'Call to Glory <glory@example.org>'"
-        )
+        raise ConfigError(f"MAIL_DEFAULT_SENDER {sender!r} must be one address, like 'Games club <games@example.org>'")
     if "MAIL_MAX_ATTEMPTS" in cfg:
         raise ConfigError(
             "MAIL_MAX_ATTEMPTS is no longer used: failed emails are retried for MAIL_RETRY_FOR_HOURS "

@@ -16,7 +16,7 @@ from engine.errors import FormatError
 from engine.protocol import ChoiceGroup, Result
 from engine.protocol import Game as Rules
 
-from . import games, links, talk, timing
+from . import games, links, talk, timing, waits
 from .models import Game, Seat, utcnow
 
 LOG_LINES = 40
@@ -107,7 +107,9 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         log=[rules.describe(e, seat.name) for e in reversed(seen)],
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         result=result,
-        timing=timing.page_info(game=game, seats=seats, me=seat, now=utcnow()),
+        timing=timing.page_info(
+            game=game, seats=seats, me=seat, now=utcnow(), wait=waits.of_seat(session, game.id or 0, seat.position)
+        ),
     )
     if result is None:
         page.settings = rules.settings(state, seat.name)

@@ -61,7 +61,12 @@ def _welcome(session: Session, game: Game, seats: list[Seat], seat: Seat) -> Non
     state = games.load_state(game)
     if game.paused_at is None and games.decision_of(rules, state, seat.name) is not None:
         notify.queue_turn_email(
-            session=session, game=game, seats=seats, seat=seat, state=state, deadline=game.deadline_at
+            session=session,
+            game=game,
+            seats=seats,
+            seat=seat,
+            state=state,
+            deadline=notify.deadline_of(session, game, seat),
         )
 
 
@@ -87,7 +92,12 @@ def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
     if not seat.email:
         raise NotNow(f"{seat.name} has no email address")
     row = notify.queue_turn_email(
-        session=session, game=game, seats=seats, seat=seat, state=state, deadline=game.deadline_at
+        session=session,
+        game=game,
+        seats=seats,
+        seat=seat,
+        state=state,
+        deadline=notify.deadline_of(session, game, seat),
     )
     if row is None:
         raise NotNow(f"no email can be sent to {seat.name} now")

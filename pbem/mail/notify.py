@@ -25,7 +25,7 @@ from sqlmodel import Session, col, select
 
 from engine.protocol import LogEntry, Milestone, Note
 
-from .. import audit, games, links, talk
+from .. import audit, games, links, talk, waits
 from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
 from . import compose, outbox
 
@@ -128,7 +128,6 @@ def _follow_up(
     before: games.Before | None,
     deadline: datetime | None,
 ) -> None:
-    deadline = deadline if deadline is not None else game.deadline_at
     rules = games.rules_of(game)
     if before is not None:
         for milestone in rules.milestones(before.state, state):
@@ -166,9 +165,15 @@ def _follow_up(
             seats=seats,
             seat=seat,
             state=state,
-            deadline=deadline,
+            deadline=deadline if deadline is not None else deadline_of(session, game, seat),
             dedupe_key=f"turn:{game.id}:{seat.position}:{decision.id}",
         )
+
+
+def deadline_of(session: Session, game: Game, seat: Seat) -> datetime | None:
+    """The deadline of ``seat``'s own wait (several seats may be waited on, each with its own)."""
+    row = waits.of_seat(session, game.id or 0, seat.position)
+    return row.deadline_at if row is not None else game.deadline_at
 
 
 def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> OutboxEmail | None:
@@ -205,7 +210,8 @@ def queue_turn_email(
 
     None when nothing was queued: the seat is not to act, cannot be reached, has reminders
     off (for a reminder), or ``dedupe_key`` was queued before. The email is rendered when it is sent, from the
-    game as it is then, and dropped if the seat has made this decision by then.
+    game as it is then, and dropped if the seat has made this decision by then. It names ``deadline``, if given
+    (``deadline_of`` gives the seat's own).
     """
     decision = games.decision_of(games.rules_of(game), state, seat.name)
     if not reachable(seat) or decision is None:
