@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import update
 from sqlmodel import Session, col
@@ -55,28 +56,22 @@ def _welcome(session: Session, game: Game, seats: list[Seat], seat: Seat) -> Non
     deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline)."""
     session.add(seat)
     session.flush()
-    _restart_wait(session, game, seat)
+    waits.restart(session, game, seat, utcnow())
     notify.queue_invitation(session=session, game=game, seats=seats, seat=seat)
     rules = games.rules_of(game)
     state = games.load_state(game)
     if game.paused_at is None and games.decision_of(rules, state, seat.name) is not None:
-        notify.queue_turn_email(
-            session=session,
-            game=game,
-            seats=seats,
-            seat=seat,
-            state=state,
-            deadline=notify.deadline_of(session, game, seat),
-        )
+        _queue_turn(session, game, seats, seat, state)
 
 
 def _rotate(seat: Seat) -> None:
     seat.nonce = secrets.token_urlsafe(24)
 
 
-def _restart_wait(session: Session, game: Game, seat: Seat) -> None:
-    """A new address or person at the seat that must act gets a wait of their own: reminders and deadline anew."""
-    waits.restart(session, game, seat, utcnow())
+def _queue_turn(session: Session, game: Game, seats: list[Seat], seat: Seat, state: Any) -> OutboxEmail | None:
+    """Queue ``seat``'s turn email, naming the deadline of its own wait."""
+    deadline = notify.deadline_of(session, game, seat)
+    return notify.queue_turn_email(session=session, game=game, seats=seats, seat=seat, state=state, deadline=deadline)
 
 
 def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
@@ -91,14 +86,7 @@ def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
         raise NotNow(f"{seat.name} is a bot: there is no one to email")
     if not seat.email:
         raise NotNow(f"{seat.name} has no email address")
-    row = notify.queue_turn_email(
-        session=session,
-        game=game,
-        seats=seats,
-        seat=seat,
-        state=state,
-        deadline=notify.deadline_of(session, game, seat),
-    )
+    row = _queue_turn(session, game, seats, seat, state)
     if row is None:
         raise NotNow(f"no email can be sent to {seat.name} now")
     audit.log_action(
