@@ -130,6 +130,7 @@ def settle(eng: Engine) -> None:
 def _fast_bulk(conn: Connection) -> None:
     if conn.dialect.name == "postgresql":
         conn.execute(text("SET LOCAL synchronous_commit = off"))
+        conn.execute(text("SET LOCAL statement_timeout = 0"))  # the copies take long on a loaded machine
 
 
 def _copy(conn: Connection, table: Any, key: str, offset: int, k: int) -> None:
