@@ -148,6 +148,8 @@ def play_turn(walk: Walk, shots: bool) -> int:
         decisions += 1
         if shots:
             walk.step(f"turn-{decisions}")
+        else:
+            walk.browse.assert_fits(WIDTH)
         assert decisions < 10, "a turn is a few decisions"
     return reasons
 
