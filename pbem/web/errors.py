@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, g, message_flashed, render_template, request, session
+from flask import Flask, g, message_flashed, render_template, request, session, url_for
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -31,12 +31,27 @@ TITLES = {
 }
 
 
+REFUSED_ON_PAGE = {"play.make_move", "play.say"}
+"""The player's page POSTs that answer 409 (game paused, stopped, over) or 429 (too fast) only after its link was
+checked: their page is the way back."""
+
+
+def _back_to_page(status: int) -> str | None:
+    """The player's page a refused POST (409, 429) came from, or None."""
+    token = (request.view_args or {}).get("token")
+    if status in (409, 429) and request.method == "POST" and request.endpoint in REFUSED_ON_PAGE and token:
+        return url_for("play.page", token=token)
+    return None
+
+
 def error_page(
     status: int, message: str, title: str | None = None, headers: list[tuple[str, str]] | None = None
 ) -> tuple[str, int, list[tuple[str, str]]]:
-    """The error page for ``status`` (with ``headers`` such as a 405's Allow)."""
+    """The error page for ``status`` (with ``headers`` such as a 405's Allow), with a way back to the player's
+    page when the game refused a POST from it."""
     heading = title or TITLES.get(status, "Something went wrong")
-    page = render_template("errors/error.html", status=status, title=heading, message=message)
+    back = _back_to_page(status)
+    page = render_template("errors/error.html", status=status, title=heading, message=message, back=back)
     return page, status, headers or []
 
 
