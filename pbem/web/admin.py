@@ -513,11 +513,23 @@ def _zones() -> list[str]:
 # One game ---------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class _SeatBoard:
+    """What the game's player board partial reads from its ``page`` when an organiser who plays sees their seat."""
+
+    game: Any
+    rules: Rules
+    seats: list[Any]
+    seat: Any
+
+
 def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any:
     try:
-        view = admin.game_view(session=db.get_session(), game_id=game_id)
+        view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
+    key = view.rules.key
+    mine = view.playing.seat if view.hidden and view.playing is not None else None
     page = render_template(
         "admin/game.html",
         view=view,
@@ -525,8 +537,10 @@ def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any
         kinds=seat_choices(view.rules),
         zones=_zones(),
         now=utcnow(),
-        board=[f"games/{view.rules.key}/admin_board.html", "admin/_board.html"],
-        milestones=[f"games/{view.rules.key}/admin_milestones.html", "admin/_milestones.html"],
+        board=[f"games/{key}/admin_board.html", "admin/_board.html"],
+        seat_board=[f"games/{key}/board.html", "games/_default/board.html"],
+        page=None if mine is None else _SeatBoard(view.game, view.rules, view.seats, mine),
+        milestones=[f"games/{key}/admin_milestones.html", "admin/_milestones.html"],
     )
     return page, status
 
@@ -623,9 +637,17 @@ def _waited_for(view: admin.GameView, decision: str, seat: int | None) -> admin.
 
 def _ask_bot(view: admin.GameView, args: dict[str, Any]) -> str:
     waited = _waited_for(view, args["decision"], args["seat"])
+    move = f" ({waited.bot_move})" if waited.bot_move else ""
+    return f"Let the bot make {waited.seat.name}'s current decision{move}? The move cannot be taken back."
+
+
+def _ask_reveal(view: admin.GameView, _args: dict[str, Any]) -> str:
+    if view.playing is None or not view.hidden:
+        raise admin.NotNow("you do not play in this game: its page already shows everything")
     return (
-        f"Let the bot make {waited.seat.name}'s current decision ({waited.bot_move or ''})? "
-        "The move cannot be taken back."
+        f"You play in this game as {view.playing.seat.name}. Show every hand, the hidden cards and the seed for the "
+        "rest of the game? Every player will be told that the organiser (who also plays) looked at the hidden "
+        "cards, and when. This cannot be undone."
     )
 
 
@@ -673,6 +695,7 @@ ACTIONS: dict[str, Action] = {
             f"Abort {view.game.name}? Nobody can move any more; the game stays readable here. This cannot be undone."
         ),
     ),
+    "reveal": Action(_nothing, admin.show_hidden, _ask_reveal),
     "export": Action(_nothing, admin.export_record, done=lambda export: export),
     "verify": Action(_nothing, admin.verify, done=_verified),
 }
@@ -695,7 +718,7 @@ def act(game_id: int, action: str) -> Any:
     """Run one action on a game (destructive ones after a confirmation page), then show the game again."""
     name, chosen = action, ACTIONS[action]
     try:
-        view = admin.game_view(session=db.get_session(), game_id=game_id)
+        view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
         if chosen.ask is not None and request.form.get("confirm") != "yes":
             if not view.running:
                 raise admin.NotNow("this game was aborted" if view.status == "aborted" else "this game is over")

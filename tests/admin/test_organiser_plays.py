@@ -1,0 +1,213 @@
+"""An organiser who also plays sees only their own seat on the admin page and in an export, until they confirm
+(logged, told to every player) that they need to see everything; an organiser who does not play sees all."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from engine import call_to_glory as glory
+from engine import cli as engine_cli
+from pbem import admin, db, flows, games
+from tests.apps import Table
+from tests.mail.conftest import deliver
+
+from .conftest import actions_of, assert_page, create_table, csrf_of, outbox_rows
+
+STATE = re.compile(r'<section class="admin-panel [a-z-]+" id="state">(.*?)</section>', re.S)
+
+
+def played_table(app: Flask, organiser: admin.Actor) -> Table:
+    """A game in which the organiser (org@example.com, written in capitals here) plays seat 1, "ann"."""
+    seats = [
+        admin.SeatInput("human", "ann", "ORG@Example.com", "en", "Europe/Amsterdam"),
+        admin.SeatInput("human", "bob", "bob@example.com", "en", "America/New_York"),
+        admin.SeatInput("heuristic"),
+    ]
+    return create_table(app, organiser, seats=seats)
+
+
+def play(app: Flask, table: Table, seat: int) -> None:
+    """The first legal move of ``seat``, as its page would post it (emails queued as after any move)."""
+    state = table.state()
+    move = {k: v for k, v in glory.legal_moves(state)[0].to_json().items() if k != "player"}
+    with app.app_context(), db.write_session() as session:
+        flows.apply_move(
+            session=session, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source="page"
+        )
+
+
+def finish_turn(app: Flask, table: Table, seat: int, name: str) -> None:
+    while table.state().current_player == name:
+        play(app, table, seat)
+
+
+def state_section(page: str) -> str:
+    found = STATE.search(page)
+    assert found, "the page has its state section"
+    return found.group(1)
+
+
+def hidden_from_ann(state: glory.State) -> set[str]:
+    """Card types in bob's hand that ann cannot see anywhere (her hand, any table, a discard pile)."""
+    view = glory.player_view(state, "ann")
+    seen = set(view["hands"]["ann"]) | {t for table in view["tables"].values() for t in table}
+    seen |= {t for pile in view["discard_piles"] for t in pile}
+    return {t for t in glory.player_view(state, "bob")["hands"]["bob"] if t not in seen}
+
+
+def test_the_page_shows_only_the_organisers_seat_while_they_play(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor
+) -> None:
+    table = played_table(app, organiser)
+    finish_turn(app, table, 0, "ann")
+    play(app, table, 1)  # bob draws: the log must not say what
+    state = table.state()
+    hidden = hidden_from_ann(state)
+    assert hidden, "bob holds a card type ann cannot see (the check below would prove nothing otherwise)"
+
+    page = assert_page(admin_client.get(f"/admin/games/{table.game_id}"), 200, "You play in this game as")
+    section = state_section(page)
+    assert 'data-hand="ann"' in section and "hand-of" not in page, "only ann's hand, never the organiser's board"
+    mine = glory.player_view(state, "ann")["hands"]["ann"]
+    assert all(t.capitalize() in section for t in mine), "ann's own cards are shown"
+    for t in hidden:
+        assert t.capitalize() not in section, f"bob's {t} is not shown"
+    with app.app_context():
+        rules = games.rules_of("call-to-glory")
+        bob_draw = games.move_log(session=db.get_session(), game_id=table.game_id)[-1].events[0]
+    assert rules.describe(bob_draw, None) not in page, "the log does not say which card bob drew"
+    assert rules.describe(glory.view.mask_event(bob_draw, "ann"), "ann") in page
+    assert "The bot would:" not in page, "a bot's move for bob would tell his cards"
+    assert f'action="/admin/games/{table.game_id}/reveal"' in page
+
+
+def test_show_everything_is_a_confirmed_post_that_is_logged_and_told(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor
+) -> None:
+    table = played_table(app, organiser)
+    path = f"/admin/games/{table.game_id}/reveal"
+    assert admin_client.get(path).status_code == 405, "a GET changes nothing"
+    csrf = csrf_of(admin_client, f"/admin/games/{table.game_id}")
+    asked = assert_page(
+        admin_client.post(path, data={"csrf_token": csrf}), 200, "Are you sure?", "Every player will be told"
+    )
+    assert 'name="confirm" value="yes"' in asked
+    assert not any(a.action == admin.SHOW_HIDDEN for a in actions_of(app, table.game_id)), "asking logs nothing"
+
+    done = admin_client.post(path, data={"csrf_token": csrf, "confirm": "yes"})
+    assert done.status_code == 303
+    shown = [a for a in actions_of(app, table.game_id) if a.action == admin.SHOW_HIDDEN]
+    assert len(shown) == 1 and shown[0].admin_id == organiser.id
+    notice = shown[0].notice or ""
+    assert notice.startswith("The organiser (who also plays) looked at the hidden cards of this game on ")
+
+    page = assert_page(admin_client.get(f"/admin/games/{table.game_id}"), 200, "The whole state", "you chose to see")
+    section = state_section(page)
+    hands = all_hands(table)
+    assert len(hands) == 3
+    for name, hand in hands.items():
+        assert f'data-player="{name}"' in section and all(t.capitalize() in section for t in hand)
+    again = admin_client.post(path, data={"csrf_token": csrf, "confirm": "yes"})
+    assert_page(again, 409, "already chose")
+    assert len([a for a in actions_of(app, table.game_id) if a.action == admin.SHOW_HIDDEN]) == 1
+
+    finish_turn(app, table, 0, "ann")  # bob's turn email follows
+    deliver(app)
+    email = outbox_rows(app, table.game_id, "turn")[-1]
+    assert "bob@example.com" in email.to_addr
+    assert notice in " ".join((email.text_body or "").split())
+
+
+def all_hands(table: Table) -> dict[str, dict[str, int]]:
+    """Every seat's hand (the game's summary shows them all)."""
+    hands: dict[str, dict[str, int]] = games.rules_of("call-to-glory").summary(table.state())["hands"]
+    return hands
+
+
+def test_an_organiser_who_does_not_play_sees_everything(
+    app: Flask, admin_client: FlaskClient, adm_table: Table
+) -> None:
+    page = assert_page(admin_client.get(f"/admin/games/{adm_table.game_id}"), 200, "The whole state")
+    section = state_section(page)
+    hands = all_hands(adm_table)
+    assert len(hands) == 3
+    for name, hand in hands.items():
+        assert f'data-player="{name}"' in section and all(t.capitalize() in section for t in hand)
+    assert "You play in this game" not in page and "/reveal" not in page
+    csrf = csrf_of(admin_client, f"/admin/games/{adm_table.game_id}")
+    refused = admin_client.post(f"/admin/games/{adm_table.game_id}/reveal", data={"csrf_token": csrf})
+    assert_page(refused, 409, "you do not play in this game")
+    assert not [a for a in actions_of(app, adm_table.game_id) if a.action == admin.SHOW_HIDDEN]
+    export = admin_client.post(f"/admin/games/{adm_table.game_id}/export", data={"csrf_token": csrf})
+    assert json.loads(export.get_data(as_text=True))["seed"] == 1
+
+
+def export(client: FlaskClient, game_id: int) -> tuple[dict[str, object], str]:
+    csrf = csrf_of(client, f"/admin/games/{game_id}")
+    response = client.post(f"/admin/games/{game_id}/export", data={"csrf_token": csrf})
+    assert response.status_code == 200 and response.mimetype == "application/json"
+    return json.loads(response.get_data(as_text=True)), response.headers["Content-Disposition"]
+
+
+def replay(tmp_path: Path, record: dict[str, object]) -> tuple[int, dict[str, object]]:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    out = io.StringIO()
+    status = engine_cli.cmd_replay(str(path), None, out)
+    return status, json.loads(out.getvalue())
+
+
+def test_an_export_while_playing_leaves_out_the_seed(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor, tmp_path: Path
+) -> None:
+    table = played_table(app, organiser)
+    finish_turn(app, table, 0, "ann")
+    record, disposition = export(admin_client, table.game_id)
+    assert "seed" not in record and "decks" not in record and "tasks" not in record
+    assert "seed" in record["omitted"]["keys"] and "cannot be replayed" in record["omitted"]["why"]  # type: ignore[index]
+    assert record["players"][:2] == ["ann", "bob"]  # type: ignore[index]
+    assert len(record["moves"]) == table.moves_logged()  # type: ignore[arg-type]
+    assert "without-seed" in disposition
+    status, answer = replay(tmp_path, record)
+    assert status == 2 and "leaves out seed" in answer["error"]["message"]  # type: ignore[index]
+    assert "as the organiser plays" in actions_of(app, table.game_id)[-1].detail
+
+    csrf = csrf_of(admin_client, f"/admin/games/{table.game_id}")
+    ended = admin_client.post(f"/admin/games/{table.game_id}/abort", data={"csrf_token": csrf, "confirm": "yes"})
+    assert ended.status_code == 303
+    record, disposition = export(admin_client, table.game_id)
+    assert record["seed"] == 1 and "omitted" not in record and "without-seed" not in disposition
+    status, _ = replay(tmp_path, record)
+    assert status == 0, "once the game is over, the record is whole again"
+    page = assert_page(admin_client.get(f"/admin/games/{table.game_id}"), 200, "The whole state")
+    assert "hand-of" in page
+
+
+def test_a_confirmed_organiser_exports_the_whole_record(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor
+) -> None:
+    table = played_table(app, organiser)
+    csrf = csrf_of(admin_client, f"/admin/games/{table.game_id}")
+    admin_client.post(f"/admin/games/{table.game_id}/reveal", data={"csrf_token": csrf, "confirm": "yes"})
+    record, _ = export(admin_client, table.game_id)
+    assert record["seed"] == 1 and "omitted" not in record
+
+
+def test_a_seat_the_organiser_left_is_not_theirs(app: Flask, organiser: admin.Actor) -> None:
+    table = played_table(app, organiser)
+    with app.app_context(), db.write_session() as session:
+        game = games.get_game(session=session, game_id=table.game_id)
+        seats = games.seats_of(session=session, game_id=table.game_id)
+        assert admin.hidden_seat(session=session, game=game, seats=seats, actor=organiser) == seats[0]
+        flows.leave_seat(session=session, game_id=table.game_id, seat=0)
+    with app.app_context():
+        session = db.get_session()
+        game = games.get_game(session=session, game_id=table.game_id)
+        seats = games.seats_of(session=session, game_id=table.game_id)
+        assert admin.hidden_seat(session=session, game=game, seats=seats, actor=organiser) is None
