@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from flask_login import UserMixin, current_user, login_user, logout_user
 from flask_wtf import FlaskForm
 from limits import RateLimitItem
 from limits import parse as parse_limit
+from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers.response import Response as BaseResponse
 from wtforms import (  # type: ignore[import-untyped]
     BooleanField,
@@ -431,19 +433,81 @@ def _attach(form: NewGameBase, errors: dict[str, str]) -> list[str]:
     return general
 
 
-def _trim(form: Any) -> None:
-    """Cut text longer than its field allows before showing it again (its error says so)."""
+def _leaves(form: Any) -> list[Any]:
+    """Every input field of a form, inside its lists of seats and its options too (not the CSRF token)."""
+    out: list[Any] = []
     for field in form:
         if isinstance(field, FieldList):
             for entry in field:
-                _trim(entry.form)
-            continue
-        if isinstance(field, FormField):
-            _trim(field.form)
-            continue
-        longest = min((v.max for v in field.validators if isinstance(v, Length) and v.max >= 0), default=None)
+                out += _leaves(entry.form)
+        elif isinstance(field, FormField):
+            out += _leaves(field.form)
+        elif field.type != "CSRFTokenField":
+            out.append(field)
+    return out
+
+
+def _longest(field: Any) -> int | None:
+    return min((v.max for v in field.validators if isinstance(v, Length) and v.max >= 0), default=None)
+
+
+def _trim(form: Any) -> None:
+    """Cut text longer than its field allows before showing it again (its error says so)."""
+    for field in _leaves(form):
+        longest = _longest(field)
         if longest is not None and isinstance(field.data, str) and len(field.data) > longest:
             field.data = field.data[:longest]
+
+
+# Post/Redirect/Get: a refused form is kept in the session and shown by a GET, so a reload posts nothing ----------
+
+DRAFTS = "admin-drafts"
+DRAFT_TEXT = 600
+"""The longest value a kept form holds for a field without a length of its own (a number, a choice …)."""
+
+
+def _keep(name: str, form: Any, general: list[str]) -> str:
+    """Keep a refused form's values (cut to their fields' lengths) and its errors in the session, as the draft of
+    form ``name`` (one per form, replacing the last); its id, for the URL of the GET that shows it. The CSRF token
+    is not kept, nor any password."""
+    values: list[tuple[str, str]] = []
+    errors: dict[str, list[str]] = {}
+    for field in _leaves(form):
+        if "password" in field.name:
+            continue
+        longest = _longest(field) or DRAFT_TEXT
+        values += [(field.name, str(raw)[:longest]) for raw in (field.raw_data or ())[:1]]
+        if field.errors:
+            errors[field.name] = [str(e) for e in field.errors if isinstance(e, str)]
+    draft = secrets.token_urlsafe(8)
+    drafts = dict(session.get(DRAFTS) or {})
+    drafts[name] = {"id": draft, "values": values, "errors": errors, "general": general}
+    session[DRAFTS] = drafts
+    return draft
+
+
+def _draft(name: str) -> dict[str, Any] | None:
+    """The kept draft of form ``name`` that this GET's ``?draft=`` names, or None (then the form starts afresh)."""
+    wanted = request.args.get("draft")
+    found = (session.get(DRAFTS) or {}).get(name)
+    if not wanted or not isinstance(found, dict) or found.get("id") != wanted:
+        return None
+    return found
+
+
+def _forget(name: str) -> None:
+    drafts = dict(session.get(DRAFTS) or {})
+    if drafts.pop(name, None) is not None:
+        session[DRAFTS] = drafts
+
+
+def _restore(form: Any, draft: dict[str, Any]) -> list[str]:
+    """Put a draft's errors next to their fields of ``form`` (built from its values); its other messages."""
+    fields = {f.name: f for f in _leaves(form)}
+    for key, messages in draft.get("errors", {}).items():
+        if key in fields:
+            fields[key].errors = list(messages)
+    return list(draft.get("general", []))
 
 
 def _game_key() -> str:
@@ -476,18 +540,26 @@ def _new_game_page(key: str, form: NewGameBase, general: list[str], status: int 
     return page, status
 
 
+NEW_GAME = "new_game"
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> Any:
     """The new-game form of the chosen game (``?game=``, the default game if none); a valid POST creates the game
-    (which queues the invitations) and opens its page."""
+    (which queues the invitations) and opens its page. A refused POST is kept and shown by a GET (``?draft=``),
+    with each error next to its field, so reloading that page posts nothing."""
     try:
         key = _game_key()
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
+    if request.method != "POST":
+        draft = _draft(NEW_GAME)
+        if draft is None:
+            return _new_game_page(key, _new_form(key), [])
+        form = new_game_form(key)(formdata=MultiDict(draft["values"]))
+        return _new_game_page(key, form, _restore(form, draft))
     form = _new_form(key)
     general: list[str] = []
-    if request.method != "POST":
-        return _new_game_page(key, form, general)
     valid = form.validate()
     new = _new_game_input(key, form)
     try:
@@ -496,6 +568,7 @@ def new_game() -> Any:
             db.get_session().close()
             with db.write_session() as write:
                 game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
+            _forget(NEW_GAME)
             flash(f"Game {game_id} is created; the invitations are on their way.", "done")
             return redirect(url_for("admin.game", game_id=game_id), code=303)
     except admin.InputErrors as exc:
@@ -503,7 +576,7 @@ def new_game() -> Any:
     except games.ServiceError as exc:
         general = [exc.message]
     _trim(form)
-    return _new_game_page(key, form, general, 400)
+    return redirect(url_for("admin.new_game", game=key, draft=_keep(NEW_GAME, form, general)), code=303)
 
 
 def _zones() -> list[str]:

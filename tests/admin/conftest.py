@@ -161,6 +161,14 @@ def count(app: Flask, model: Any) -> int:
         return int(db.get_session().execute(select(func.count()).select_from(model)).scalar_one())
 
 
+def refused(client: FlaskClient, response: TestResponse, *words: str) -> str:
+    """A refused form: a 303 to the GET that shows it again (``?draft=``, its values and errors); that page's text.
+    Reloading that GET shows it again and posts nothing."""
+    assert response.status_code == 303, f"status {response.status_code}: {response.get_data(as_text=True)[:800]}"
+    assert "draft=" in response.location, response.location
+    return assert_page(client.get(response.location), 200, *words)
+
+
 def assert_page(response: TestResponse, status: int, *words: str) -> str:
     """An HTML page with that status, no traceback, and each of ``words`` in it; its text."""
     body = response.get_data(as_text=True)

@@ -22,7 +22,7 @@ from pbem import admin, db, games
 from pbem.models import AdminAction, Game, OutboxEmail
 from tests.apps import Table
 
-from .conftest import TRACE, actions_of, assert_page, count, create_table, csrf_of, new_game_form, outbox_rows
+from .conftest import TRACE, actions_of, assert_page, count, create_table, csrf_of, new_game_form, outbox_rows, refused
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,7 +96,7 @@ HOSTILE_FORMS = [
 def test_bad_input_on_the_form_is_shown_next_to_its_field(app: Flask, admin_client: FlaskClient) -> None:
     for changes, words in HOSTILE_FORMS:
         response = post(admin_client, "/admin/games/new", **new_game_form(**changes))
-        page = assert_page(response, 400, "New game")
+        page = refused(admin_client, response, "New game")
         assert any(words in e for e in errors_on(page)), (changes, errors_on(page))
         assert "<img src=x" not in page, "what was typed is shown escaped"
     assert count(app, Game) == 0 and count(app, OutboxEmail) == 0
@@ -104,13 +104,13 @@ def test_bad_input_on_the_form_is_shown_next_to_its_field(app: Flask, admin_clie
 
 def test_every_problem_of_a_form_is_shown_at_once(admin_client: FlaskClient) -> None:
     bad = new_game_form(name="x" * 81, **{"seats-0-email": "nope", "seats-1-timezone": "Nowhere", "rounds": "9"})
-    found = errors_on(assert_page(post(admin_client, "/admin/games/new", **bad), 400))
+    found = errors_on(refused(admin_client, post(admin_client, "/admin/games/new", **bad)))
     assert len(found) == 4, found
 
 
 def test_a_huge_field_is_refused_and_not_echoed(app: Flask, admin_client: FlaskClient) -> None:
     response = post(admin_client, "/admin/games/new", **new_game_form(task_decks="A" * 2_000_000, name="B" * 300_000))
-    page = assert_page(response, 400, "at most 600 characters", "at most 80 characters")
+    page = refused(admin_client, response, "at most 600 characters", "at most 80 characters")
     assert len(page) < 100_000 and not TRACE.search(page)
     assert count(app, Game) == 0
 

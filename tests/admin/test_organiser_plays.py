@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -14,10 +15,11 @@ from flask.testing import FlaskClient
 from engine import call_to_glory as glory
 from engine import cli as engine_cli
 from pbem import admin, db, flows, games
+from pbem.models import Game, OutboxEmail
 from tests.apps import Table
 from tests.mail.conftest import deliver
 
-from .conftest import actions_of, assert_page, create_table, csrf_of, outbox_rows
+from .conftest import actions_of, assert_page, count, create_table, csrf_of, log_in, new_game_form, outbox_rows
 
 STATE = re.compile(r'<section class="admin-panel [a-z-]+" id="state">(.*?)</section>', re.S)
 
@@ -211,3 +213,56 @@ def test_a_seat_the_organiser_left_is_not_theirs(app: Flask, organiser: admin.Ac
         game = games.get_game(session=session, game_id=table.game_id)
         seats = games.seats_of(session=session, game_id=table.game_id)
         assert admin.hidden_seat(session=session, game=game, seats=seats, actor=organiser) is None
+
+
+# Post/Redirect/Get on the new-game form ------------------------------------------------------------
+
+
+def test_a_refused_new_game_form_redirects_to_a_get_that_keeps_values_and_errors(
+    app: Flask, admin_client: FlaskClient, write_counter: list[str]
+) -> None:
+    form = new_game_form(name="Friday game", **{"seats-1-email": "not-an-address", "rounds": "9"})
+    response = admin_client.post("/admin/games/new", data={"csrf_token": csrf_of(admin_client, "/admin/"), **form})
+    assert response.status_code == 303
+    assert response.location.startswith("/admin/games/new?") and "game=call-to-glory" in response.location
+    write_counter.clear()
+    for _reload in range(2):
+        page = html.unescape(assert_page(admin_client.get(response.location), 200, "New game"))
+        assert "is not an email address" in field_error(page, "seats-1-email"), "the error is next to its field"
+        assert "Not a valid choice" in field_error(page, "options-rounds")
+        assert 'value="not-an-address"' in page and 'value="Friday game"' in page, "what was typed is kept"
+        assert 'value="bob"' in page and 'value="ann@example.com"' in page
+    assert write_counter == [], "showing the refused form again writes nothing"
+    assert count(app, Game) == 0 and count(app, OutboxEmail) == 0
+
+    fresh = html.unescape(assert_page(admin_client.get("/admin/games/new"), 200))
+    assert field_error(fresh, "seats-1-email") == "" and "not-an-address" not in fresh, "a plain GET starts afresh"
+    assert "Friday game" not in fresh
+
+    created = admin_client.post(
+        "/admin/games/new", data={"csrf_token": csrf_of(admin_client, "/admin/"), **new_game_form()}
+    )
+    assert created.status_code == 303 and "/admin/games/" in created.location and count(app, Game) == 1
+    after = html.unescape(assert_page(admin_client.get(response.location), 200))
+    assert "not-an-address" not in after, "once a game is created, the refused form is forgotten"
+
+
+def test_a_draft_keeps_no_csrf_token_and_belongs_to_its_session(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor
+) -> None:
+    token = csrf_of(admin_client, "/admin/")
+    form = new_game_form(**{"seats-1-email": "not-an-address"})
+    response = admin_client.post("/admin/games/new", data={"csrf_token": token, **form})
+    with admin_client.session_transaction() as kept:
+        draft = kept["admin-drafts"]["new_game"]
+    assert all(name != "csrf_token" for name, _value in draft["values"]) and token not in str(draft)
+    other = app.test_client()
+    assert log_in(other).status_code == 303
+    page = html.unescape(assert_page(other.get(response.location), 200))
+    assert "not-an-address" not in page, "another browser's GET of the same URL shows a fresh form"
+
+
+def field_error(page: str, field: str) -> str:
+    """The error shown next to the field with that id ("" if none)."""
+    found = re.search(rf'<p class="field-error" id="{re.escape(field)}-error">([^<]*)</p>', page)
+    return found.group(1) if found else ""
