@@ -464,6 +464,8 @@ def _trim(form: Any) -> None:
 DRAFTS = "admin-drafts"
 DRAFT_TEXT = 600
 """The longest value a kept form holds for a field without a length of its own (a number, a choice …)."""
+MAX_DRAFTS = 4
+"""Refused forms kept at once in a session (the new-game form, the actions of a few games)."""
 
 
 def _keep(name: str, form: Any, general: list[str]) -> str:
@@ -479,11 +481,18 @@ def _keep(name: str, form: Any, general: list[str]) -> str:
         values += [(field.name, str(raw)[:longest]) for raw in (field.raw_data or ())[:1]]
         if field.errors:
             errors[field.name] = [str(e) for e in field.errors if isinstance(e, str)]
-    draft = secrets.token_urlsafe(8)
-    drafts = dict(session.get(DRAFTS) or {})
-    drafts[name] = {"id": draft, "values": values, "errors": errors, "general": general}
+    return _store(name, {"values": values, "errors": errors, "general": general})
+
+
+def _store(name: str, draft: dict[str, Any]) -> str:
+    """Keep ``draft`` as form ``name``'s (at most MAX_DRAFTS forms at once); the id the GET's URL names it by."""
+    draft_id = secrets.token_urlsafe(8)
+    drafts = {k: v for k, v in dict(session.get(DRAFTS) or {}).items() if k != name}
+    while len(drafts) >= MAX_DRAFTS:
+        drafts.pop(next(iter(drafts)))
+    drafts[name] = {"id": draft_id, **draft}
     session[DRAFTS] = drafts
-    return draft
+    return draft_id
 
 
 def _draft(name: str) -> dict[str, Any] | None:
@@ -596,17 +605,19 @@ class _SeatBoard:
     seat: Any
 
 
-def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any:
+def _game_page(game_id: int) -> Any:
     try:
         view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
+    draft = _draft(_game_form(game_id))
     key = view.rules.key
     mine = view.playing.seat if view.hidden and view.playing is not None else None
     page = render_template(
         "admin/game.html",
         view=view,
-        error=error,
+        error=draft["error"] if draft else None,
+        kept=draft,
         kinds=seat_choices(view.rules),
         zones=_zones(),
         now=utcnow(),
@@ -615,7 +626,28 @@ def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any
         page=None if mine is None else _SeatBoard(view.game, view.rules, view.seats, mine),
         milestones=[f"games/{key}/admin_milestones.html", "admin/_milestones.html"],
     )
-    return page, status
+    return page, 200
+
+
+def _game_form(game_id: int) -> str:
+    """The name a refused action of a game's page is kept under."""
+    return f"game-{game_id}"
+
+
+KEPT_FIELDS = 8
+"""The fields of a refused action kept for the page that shows it again (its forms have fewer)."""
+
+
+def _refused(game_id: int, action: str, message: str) -> BaseResponse:
+    """Keep a refused action (its name, what was typed, the message) and redirect to the game's page, which shows
+    them: a reload of that page posts nothing again."""
+    values = {
+        k: v[:DRAFT_TEXT]
+        for k, v in list(request.form.items())[:KEPT_FIELDS]
+        if k not in ("csrf_token", "confirm") and "password" not in k
+    }
+    draft = _store(_game_form(game_id), {"action": action, "values": values, "error": message})
+    return redirect(url_for("admin.game", game_id=game_id, draft=draft, _anchor="actions"), code=303)
 
 
 @bp.get("/games/<id:game_id>")
@@ -788,7 +820,8 @@ _NAMES = ", ".join(ACTIONS)
 
 @bp.post(f"/games/<id:game_id>/<any({_NAMES}):action>")
 def act(game_id: int, action: str) -> Any:
-    """Run one action on a game (destructive ones after a confirmation page), then show the game again."""
+    """Run one action on a game (destructive ones after a confirmation page), then show the game again; a refused
+    one is shown there too (Post/Redirect/Get), with its message and what was typed."""
     name, chosen = action, ACTIONS[action]
     try:
         view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
@@ -803,7 +836,8 @@ def act(game_id: int, action: str) -> Any:
         flash("That decision was already made; here is the game as it is now.", "notice")
         return redirect(url_for("admin.game", game_id=game_id), code=303)
     except games.ServiceError as exc:
-        return _game_page(game_id, error=exc.message, status=exc.status)
+        return _refused(game_id, name, exc.message)
+    _forget(_game_form(game_id))
     if isinstance(result, admin.Export):
         response = Response(result.text, mimetype="application/json")
         response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'

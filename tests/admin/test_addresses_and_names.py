@@ -13,7 +13,7 @@ from pbem import admin, db, flows, games
 from pbem.models import Game
 from tests.apps import Table
 
-from .conftest import assert_page, count, csrf_of, new_game_form, refused
+from .conftest import count, csrf_of, new_game_form, refused
 
 HOSTILE = ["a@b.co,evil@x.org", "a@b.co>evil@x.org", "a@[127.0.0.1].co", "Ann <ann@example.com>", '"a b"@example.com']
 """Addresses whose mail would all die later: a second address, a bracket, a domain literal, a display name, quotes."""
@@ -78,7 +78,7 @@ def test_change_email_refuses_hostile_addresses(
     for confirm in ({}, {"confirm": "yes"}):
         data = {"csrf_token": csrf_of(admin_client, "/admin/"), "seat": "2", "email": address, **confirm}
         response = admin_client.post(f"/admin/games/{adm_table.game_id}/email", data=data)
-        assert "is not an email address" in html.unescape(assert_page(response, 400))
+        assert "is not an email address" in html.unescape(refused(admin_client, response))
     assert adm_table.seat(1).email == "bob@example.com"
 
 

@@ -19,7 +19,7 @@ from pbem.models import Game, OutboxEmail
 from tests.apps import Table
 from tests.mail.conftest import deliver
 
-from .conftest import actions_of, assert_page, count, create_table, csrf_of, log_in, new_game_form, outbox_rows
+from .conftest import actions_of, assert_page, count, create_table, csrf_of, log_in, new_game_form, outbox_rows, refused
 
 STATE = re.compile(r'<section class="admin-panel [a-z-]+" id="state">(.*?)</section>', re.S)
 
@@ -116,7 +116,7 @@ def test_show_everything_is_a_confirmed_post_that_is_logged_and_told(
     for name, hand in hands.items():
         assert f'data-player="{name}"' in section and all(t.capitalize() in section for t in hand)
     again = admin_client.post(path, data={"csrf_token": csrf, "confirm": "yes"})
-    assert_page(again, 409, "already chose")
+    refused(admin_client, again, "already chose")
     assert len([a for a in actions_of(app, table.game_id) if a.action == admin.SHOW_HIDDEN]) == 1
 
     finish_turn(app, table, 0, "ann")  # bob's turn email follows
@@ -143,8 +143,8 @@ def test_an_organiser_who_does_not_play_sees_everything(
         assert f'data-player="{name}"' in section and all(t.capitalize() in section for t in hand)
     assert "You play in this game" not in page and "/reveal" not in page
     csrf = csrf_of(admin_client, f"/admin/games/{adm_table.game_id}")
-    refused = admin_client.post(f"/admin/games/{adm_table.game_id}/reveal", data={"csrf_token": csrf})
-    assert_page(refused, 409, "you do not play in this game")
+    not_mine = admin_client.post(f"/admin/games/{adm_table.game_id}/reveal", data={"csrf_token": csrf})
+    refused(admin_client, not_mine, "you do not play in this game")
     assert not [a for a in actions_of(app, adm_table.game_id) if a.action == admin.SHOW_HIDDEN]
     export = admin_client.post(f"/admin/games/{adm_table.game_id}/export", data={"csrf_token": csrf})
     assert json.loads(export.get_data(as_text=True))["seed"] == 1
