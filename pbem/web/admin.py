@@ -198,14 +198,20 @@ def _too_many(count: _Count) -> tuple[str, int, list[tuple[str, str]]]:
     return page, status, [*headers, ("Retry-After", str(wait))]
 
 
+LOGIN_FORM = "login"
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Any:
-    """The login form; a POST checks the password, with at most ADMIN_LOGIN_LIMIT wrong ones in a row."""
+    """The login form; a POST checks the password, with at most ADMIN_LOGIN_LIMIT wrong ones in a row. A wrong
+    one redirects to this form's GET, which shows the error and the login name (never the password)."""
     target = safe_next(request.values.get("next"))
     if current_user.is_authenticated and request.method == "GET":
         return redirect(target or url_for("admin.index"), code=303)
     if request.method == "GET":
-        return render_template("admin/login.html", next=target, error=None, username="")
+        draft = _draft(LOGIN_FORM)
+        error, username = (draft.get("error"), draft.get("username", "")) if draft else (None, "")
+        return render_template("admin/login.html", next=target, error=error, username=username)
     username = request.form.get("username", "")
     password = request.form.get("password", "")
     strategy, counts = _strategy(), _counts(username)
@@ -221,10 +227,8 @@ def login() -> Any:
         for count in counts:
             if not strategy.test(count.item, *count.keys):
                 return _too_many(count)
-        page = render_template(
-            "admin/login.html", next=target, error="Wrong login name or password.", username=username[:64]
-        )
-        return page, 200
+        kept = _store(LOGIN_FORM, {"error": "Wrong login name or password.", "username": username[:64]})
+        return redirect(url_for("admin.login", next=target, draft=kept), code=303)
     for count in counts:
         strategy.clear(count.item, *count.keys)
     session.clear()

@@ -19,7 +19,19 @@ from pbem.models import Game, OutboxEmail
 from tests.apps import Table
 from tests.mail.conftest import deliver
 
-from .conftest import actions_of, assert_page, count, create_table, csrf_of, log_in, new_game_form, outbox_rows, refused
+from .conftest import (
+    actions_of,
+    assert_page,
+    count,
+    create_table,
+    csrf_of,
+    log_in,
+    logged_in,
+    login_refused,
+    new_game_form,
+    outbox_rows,
+    refused,
+)
 
 STATE = re.compile(r'<section class="admin-panel [a-z-]+" id="state">(.*?)</section>', re.S)
 
@@ -257,7 +269,7 @@ def test_a_draft_keeps_no_csrf_token_and_belongs_to_its_session(
         draft = kept["admin-drafts"]["new_game"]
     assert all(name != "csrf_token" for name, _value in draft["values"]) and token not in str(draft)
     other = app.test_client()
-    assert log_in(other).status_code == 303
+    assert logged_in(log_in(other))
     page = html.unescape(assert_page(other.get(response.location), 200))
     assert "not-an-address" not in page, "another browser's GET of the same URL shows a fresh form"
 
@@ -266,3 +278,18 @@ def field_error(page: str, field: str) -> str:
     """The error shown next to the field with that id ("" if none)."""
     found = re.search(rf'<p class="field-error" id="{re.escape(field)}-error">([^<]*)</p>', page)
     return found.group(1) if found else ""
+
+
+def test_a_wrong_password_redirects_to_a_get_that_keeps_the_name_not_the_password(
+    app: Flask, client: FlaskClient, organiser: admin.Actor, write_counter: list[str]
+) -> None:
+    response = log_in(client, username="org", password="the wrong secret", next="/admin/games/new")
+    assert login_refused(response) and "next=/admin/games/new" in response.location
+    write_counter.clear()
+    for _reload in range(2):
+        page = assert_page(client.get(response.location), 200, "Wrong login name or password.", 'value="org"')
+        assert "the wrong secret" not in page and 'name="next" value="/admin/games/new"' in page
+    assert write_counter == [], "showing the refused login again writes nothing"
+    with client.session_transaction() as kept:
+        assert "the wrong secret" not in str(dict(kept))
+    assert logged_in(log_in(client, next="/admin/games/new"))
