@@ -197,11 +197,11 @@ def test_the_bot_is_offered_for_each_seat_waited_on(
     ask = admin_client.post(f"{path}/bot", data={"csrf_token": token, "decision": decision.group(1), "for_seat": "2"})
     assert_page(ask, 200, "Let the bot make bob&#39;s current decision")
     unsaid = admin_client.post(f"{path}/bot", data={"csrf_token": token, "decision": decision.group(1)})
-    assert_page(unsaid, 400, "more than one seat"), "ann and bob wait on the same decision: say whose"
+    refused(admin_client, unsaid, "more than one seat")  # ann and bob wait on the same decision: say whose
     bot_seat = admin_client.post(
         f"{path}/bot", data={"csrf_token": token, "decision": decision.group(1), "for_seat": "3"}
     )
-    assert_page(bot_seat, 400, "no open decision"), "the bot seat has picked already"
+    refused(admin_client, bot_seat, "no open decision")  # the bot seat has picked already
     assert table.moves_logged() == 1, "nothing yet: only the bot seat has picked"
 
 
