@@ -33,7 +33,8 @@ from .conftest import (
     refused,
 )
 
-STATE = re.compile(r'<section class="admin-panel [a-z-]+" id="state">(.*?)</section>', re.S)
+STATE = re.compile(r'<section class="admin-panel [a-z-]+" id="state">(.*?)<section class="admin-panel milest', re.S)
+"""The state section of the admin game page (up to the next panel: a player's board has sections of its own)."""
 
 
 def played_table(app: Flask, organiser: admin.Actor) -> Table:
@@ -88,6 +89,7 @@ def test_the_page_shows_only_the_organisers_seat_while_they_play(
     page = assert_page(admin_client.get(f"/admin/games/{table.game_id}"), 200, "You play in this game as")
     section = state_section(page)
     assert 'data-hand="ann"' in section and "hand-of" not in page, "only ann's hand, never the organiser's board"
+    assert 'class="tables"' in section and "Discard pile 1" in section, "and the rest of ann's board"
     mine = glory.player_view(state, "ann")["hands"]["ann"]
     assert all(t.capitalize() in section for t in mine), "ann's own cards are shown"
     for t in hidden:
@@ -293,3 +295,27 @@ def test_a_wrong_password_redirects_to_a_get_that_keeps_the_name_not_the_passwor
     with client.session_transaction() as kept:
         assert "the wrong secret" not in str(dict(kept))
     assert logged_in(log_in(client, next="/admin/games/new"))
+
+
+def test_any_game_shows_an_organiser_who_plays_only_their_seat(
+    app: Flask, admin_client: FlaskClient, organiser: admin.Actor, tmp_path: Path
+) -> None:
+    seats = [
+        admin.SeatInput("human", "ann", "org@example.com", "en", "UTC"),
+        admin.SeatInput("human", "bob", "bob@example.com", "en", "UTC"),
+    ]
+    table = create_table(app, organiser, seats=seats, game="call-to-adventure")
+    with app.app_context():
+        game = games.get_game(session=db.get_session(), game_id=table.game_id)
+        rules = games.rules_of(game)
+        state = games.load_state(game)
+        whole = rules.summary(state)
+        mine = rules.player_view(state, "ann")
+    assert whole != mine, "this game hides something from ann (else the check below proves nothing)"
+    page = assert_page(admin_client.get(f"/admin/games/{table.game_id}"), 200, "You play in this game as")
+    assert "The whole state" not in page and "admin-summary" not in page
+    record, _ = export(admin_client, table.game_id)
+    assert set(record) == {"format", "omitted", "players", "options", "moves"}
+    assert {"seed", "card_set"} <= set(record["omitted"]["keys"])  # type: ignore[index]
+    status, answer = replay(tmp_path, record)
+    assert status == 2 and "cannot be replayed" in answer["error"]["message"]  # type: ignore[index]
