@@ -539,7 +539,7 @@ def _new_form(key: str) -> NewGameBase:
     return form
 
 
-def _new_game_page(key: str, form: NewGameBase, general: list[str], status: int = 200) -> Any:
+def _new_game_page(key: str, form: NewGameBase, general: list[str]) -> Any:
     rules = engine.GAMES[key]
     page = render_template(
         "admin/new_game.html",
@@ -550,7 +550,7 @@ def _new_game_page(key: str, form: NewGameBase, general: list[str], status: int 
         players=admin.players_text(rules),
         choices=admin.game_choices(),
     )
-    return page, status
+    return page, 200
 
 
 NEW_GAME = "new_game"
@@ -754,9 +754,9 @@ def _ask_reveal(view: admin.GameView, _args: dict[str, Any]) -> str:
     if view.playing is None or not view.hidden:
         raise admin.NotNow("you do not play in this game: its page already shows everything")
     return (
-        f"You play in this game as {view.playing.seat.name}. Show every hand, the hidden cards and the seed for the "
-        "rest of the game? Every player will be told that the organiser (who also plays) looked at the hidden "
-        "cards, and when. This cannot be undone."
+        f"You play in this game as {view.playing.seat.name}. Show every hand and the hidden cards here, and export "
+        "the record with its seed, for the rest of the game? Every player will be told that the organiser (who "
+        "also plays) looked at the hidden cards, and when. This cannot be undone."
     )
 
 
