@@ -18,6 +18,13 @@ def check_shape(data: Any, record_format: str, keys: Collection[str]) -> dict[st
         raise FormatError("a game record must be a JSON object")
     if data.get("format") != record_format:
         raise FormatError(f"not a game record of format {record_format!r}")
+    if "omitted" in data:
+        left = data["omitted"].get("keys") if isinstance(data["omitted"], dict) else None
+        what = ", ".join(map(str, left))[:200] if isinstance(left, list) and left else "some of its keys"
+        raise FormatError(
+            f"this record leaves out {what} (it was exported before the game ended, by an organiser who plays in "
+            "it), so it cannot be replayed"
+        )
     extra = set(data) - set(keys)
     if extra:
         raise FormatError(f"unknown key {sorted(extra)[0]!r} in the record")

@@ -1,9 +1,9 @@
 """Admin services: organiser accounts, new games, the games list, a game's whole state, repairs and records.
 
-Split by feature (``accounts``, ``new_game``, ``listing``, ``view``, ``repairs``, ``export``); the names below are
-what the views, the command line and the tests use. Every function takes the session as a keyword and leaves the
-commit to the caller's transaction (``pbem.db.write_session``). Each repair writes an ``AdminAction`` row (who,
-what, when) in the same transaction as the change it makes, so the game's log and the game never disagree.
+Split by feature (``accounts``, ``new_game``, ``listing``, ``view``, ``playing``, ``repairs``, ``export``); the
+names below are what the views, the command line and the tests use. Every function takes the session as a keyword
+and leaves the commit to the caller's transaction (``pbem.db.write_session``). Each repair writes an ``AdminAction``
+row (who, what, when) in the same transaction as the change it makes, so the game's log and the game never disagree.
 The services know a game only through ``engine.GAMES`` and its protocol.
 """
 
@@ -50,6 +50,7 @@ from .new_game import (
     game_choices,
     players_text,
 )
+from .playing import SHOW_HIDDEN, Playing, hidden_seat, show_hidden
 from .repairs import (
     MAX_EXTEND_HOURS,
     abort_game,
@@ -74,6 +75,7 @@ __all__ = [
     "POLICY_FIELDS",
     "RUNNING",
     "SESSION_KEEP",
+    "SHOW_HIDDEN",
     "STATUSES",
     "USERNAME",
     "Actor",
@@ -88,6 +90,7 @@ __all__ = [
     "NewGameChecked",
     "NotNow",
     "OptionShown",
+    "Playing",
     "SeatInput",
     "Waited",
     "abort_game",
@@ -112,6 +115,7 @@ __all__ = [
     "game_view",
     "hand_seat",
     "hash_password",
+    "hidden_seat",
     "hide_message",
     "list_games",
     "move_text",
@@ -121,6 +125,7 @@ __all__ = [
     "resend_turn_email",
     "resume_game",
     "retry_dead_emails",
+    "show_hidden",
     "start_session",
     "verify",
 ]

@@ -13,6 +13,11 @@ from engine.errors import FormatError, IllegalMove
 
 from .. import audit, games
 from .common import Actor
+from .playing import hidden_seat
+
+KEPT = ("format", "players", "options", "moves")
+"""What a record keeps while the organiser who exports it plays in the running game: every other key (the seed,
+explicit deck orders, dealt cards …) tells hidden or future cards, so it is left out and named under ``omitted``."""
 
 
 @dataclass(frozen=True)
@@ -23,24 +28,46 @@ class Export:
     text: str
 
 
-def game_record(*, session: Session, game_id: int) -> dict[str, Any]:
-    """The game's record (its ``record_format``): players, options, seed and every move, replayable by the engine."""
+def game_record(*, session: Session, game_id: int, actor: Actor | None = None) -> dict[str, Any]:
+    """The game's record (its ``record_format``): players, options, seed and every move, replayable by the engine.
+
+    While ``actor`` plays in the running game and has not chosen to see everything, the record keeps only
+    ``KEPT``; the keys it leaves out are named under ``omitted``, and it cannot be replayed.
+    """
     game = games.get_game(session=session, game_id=game_id)
     rules = games.rules_of(game)
-    names = [s.name for s in games.seats_of(session=session, game_id=game_id)]
+    seats = games.seats_of(session=session, game_id=game_id)
+    names = [s.name for s in seats]
     start = rules.new_game(names, game.options, game.seed)
     moves = [rules.parse_move(names[r.seat], r.move) for r in games.move_log(session=session, game_id=game_id)]
-    return rules.record(start, moves)
+    record = rules.record(start, moves)
+    seat = hidden_seat(session=session, game=game, seats=seats, actor=actor)
+    if seat is None:
+        return record
+    left_out = [k for k in record if k not in KEPT]
+    omitted = {
+        "keys": left_out,
+        "why": (
+            f"exported before the game ended by an organiser who plays in it (as {seat.name}): the seed and "
+            "everything that tells hidden or future cards are left out, so this record cannot be replayed"
+        ),
+    }
+    kept = {k: v for k, v in record.items() if k in KEPT}
+    return {"format": kept.pop("format", rules.record_format), "omitted": omitted, **kept}
 
 
 def export_record(*, session: Session, game_id: int, actor: Actor) -> Export:
-    """The game's record as a JSON download; logged, since it reveals everything hidden."""
-    record = game_record(session=session, game_id=game_id)
+    """The game's record as a JSON download; logged, since it reveals everything hidden (unless the organiser plays
+    in the running game: then it leaves out the seed and hidden cards, and its file name says so)."""
+    record = game_record(session=session, game_id=game_id, actor=actor)
     game = games.get_game(session=session, game_id=game_id)
     moves = len(games.move_log(session=session, game_id=game_id))
-    audit.log_action(session, game, actor, "export", f"exported the game record ({moves} moves)")
+    partial = "omitted" in record
+    what = "; without its seed and hidden cards, as the organiser plays" if partial else ""
+    audit.log_action(session, game, actor, "export", f"exported the game record ({moves} moves{what})")
     slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-")[:40] or "game"
-    return Export(f"{game.game}-{game.id}-{slug}.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+    name = f"{game.game}-{game.id}-{slug}{'-without-seed' if partial else ''}.json"
+    return Export(name, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
 
 
 def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:

@@ -16,7 +16,8 @@ from engine.protocol import Game as Rules
 
 from .. import games, talk, timing
 from ..models import AdminAction, Game, MoveRecord, OutboxEmail, Seat
-from .common import RUNNING, now_or
+from .common import RUNNING, Actor, now_or
+from .playing import Playing, playing
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,16 @@ class GameView:
     """The deadline of the current decision has passed."""
     said: list[talk.Said] = field(default_factory=list)
     """Table talk that players can see (hidden messages are left out)."""
+    playing: Playing | None = None
+    """The organiser's own seat, while the game runs and they play in it."""
+    seen: dict[str, Any] | None = None
+    """What the organiser's seat may see, instead of ``summary``, while everything hidden is kept from them."""
+
+    @property
+    def hidden(self) -> bool:
+        """The organiser plays in this game and has not chosen to see everything: the page shows only their seat's
+        view (no other hand, no hidden card, no seed)."""
+        return self.playing is not None and self.playing.hidden
 
     @property
     def current(self) -> Seat | None:
@@ -114,12 +125,33 @@ class GameView:
         return "playing" if self.running else self.game.status
 
 
-def move_text(rules: Rules, record: MoveRecord) -> str:
-    """A logged move in the game's words, nothing hidden (the organiser sees everything)."""
-    if not record.events:
-        body = {k: v for k, v in record.move.items() if k != "player"} if isinstance(record.move, dict) else {}
-        return rules.describe_move(body) + "."
-    return " ".join(rules.describe(e, None) for e in record.events)
+def move_text(rules: Rules, record: MoveRecord, viewer: Seat | None = None, events: list[Any] | None = None) -> str:
+    """A logged move in the game's words, nothing hidden; or, for ``viewer`` (an organiser who plays), its
+    ``events`` as that seat may see them (the game's ``player_view`` masks them)."""
+    if viewer is not None and (events is None or (not events and record.seat != viewer.position)):
+        return "A move." if record.seat != viewer.position else rules.describe_move(_body(record)) + "."
+    shown = record.events if viewer is None else events or []
+    if not shown:
+        return rules.describe_move(_body(record)) + "."
+    return " ".join(rules.describe(e, None if viewer is None else viewer.name) for e in shown)
+
+
+def _body(record: MoveRecord) -> dict[str, Any]:
+    return {k: v for k, v in record.move.items() if k != "player"} if isinstance(record.move, dict) else {}
+
+
+def _as_seen(rules: Rules, state: Any, viewer: Seat, records: list[MoveRecord]) -> tuple[dict[str, Any], list[Any]]:
+    """What ``viewer`` may see, and each logged move's events as they may see them (None where unknown)."""
+    flat = [e for r in records for e in r.events]
+    seen = dict(rules.player_view(state, viewer.name, log=flat))
+    masked = list(seen.pop("log", ()))
+    if len(masked) != len(flat):
+        return seen, [None] * len(records)
+    out: list[Any] = []
+    for r in records:
+        out.append(masked[: len(r.events)])
+        del masked[: len(r.events)]
+    return seen, out
 
 
 def _options(rules: Rules, options: dict[str, Any]) -> list[OptionShown]:
@@ -148,16 +180,28 @@ def _milestones(rules: Rules, game: Game, seats: list[Seat], state: Any) -> list
     return [m for m in rules.milestones(start, state) if m.kind != "game_over"]
 
 
-def game_view(*, session: Session, game_id: int, now: datetime | None = None) -> GameView:
-    """A game as its organiser sees it: everything hidden, the milestones, the whole log, its emails."""
+def game_view(*, session: Session, game_id: int, now: datetime | None = None, actor: Actor | None = None) -> GameView:
+    """A game as its organiser sees it: everything hidden, the milestones, the whole log, its emails.
+
+    For an organiser (``actor``) who plays in the running game and has not chosen to see everything, only what
+    their own seat may see: their seat's view instead of the summary, the log as they may read it, and no bot's
+    move for another seat (it would tell that seat's cards).
+    """
     game = games.get_game(session=session, game_id=game_id)
     rules = games.rules_of(game)
     seats = games.seats_of(session=session, game_id=game_id)
     state = games.load_state(game)
+    mine = playing(session=session, game=game, seats=seats, actor=actor)
+    viewer = mine.seat if mine is not None and mine.hidden else None
     names = {s.position: s.name for s in seats}
+    records = games.move_log(session=session, game_id=game_id)
+    seen: dict[str, Any] | None = None
+    masked: list[Any] = [None] * len(records)
+    if viewer is not None:
+        seen, masked = _as_seen(rules, state, viewer, records)
     log = [
-        LogLine(now_or(r.created_at), "move", r.source, names.get(r.seat, "?"), move_text(rules, r), r.seq)
-        for r in games.move_log(session=session, game_id=game_id)
+        LogLine(now_or(r.created_at), "move", r.source, names.get(r.seat, "?"), move_text(rules, r, viewer, m), r.seq)
+        for r, m in zip(records, masked, strict=True)
     ]
     actions = session.exec(select(AdminAction).where(AdminAction.game_id == game_id).order_by(col(AdminAction.id)))
     log += [LogLine(now_or(a.created_at), "admin", "admin", a.admin_name, a.detail) for a in actions]
@@ -185,13 +229,15 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
         rules=rules,
         seats=seats,
         state=state,
-        summary=rules.summary(state),
+        summary=rules.summary(state) if viewer is None else {},
         log=log,
         emails=emails,
         milestones=_milestones(rules, game, seats, state),
         result=rules.result(state),
         options=_options(rules, game.options),
         said=talk.said(session=session, game_id=game_id, names=names),
+        playing=mine,
+        seen=seen,
     )
     for email in emails:
         view.counts[email.status] = view.counts.get(email.status, 0) + 1
@@ -201,7 +247,7 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None) ->
         if decision is None:
             continue
         bot = None
-        if view.running:
+        if view.running and (viewer is None or seat.position == viewer.position):
             bot = rules.describe_move(games.move_body(games.bot_move(rules, state, seat.name)))
         view.waited.append(Waited(seat, decision, bot))
     if view.waited and view.running:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from flask_login import UserMixin, current_user, login_user, logout_user
 from flask_wtf import FlaskForm
 from limits import RateLimitItem
 from limits import parse as parse_limit
+from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers.response import Response as BaseResponse
 from wtforms import (  # type: ignore[import-untyped]
     BooleanField,
@@ -196,14 +198,20 @@ def _too_many(count: _Count) -> tuple[str, int, list[tuple[str, str]]]:
     return page, status, [*headers, ("Retry-After", str(wait))]
 
 
+LOGIN_FORM = "login"
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login() -> Any:
-    """The login form; a POST checks the password, with at most ADMIN_LOGIN_LIMIT wrong ones in a row."""
+    """The login form; a POST checks the password, with at most ADMIN_LOGIN_LIMIT wrong ones in a row. A wrong
+    one redirects to this form's GET, which shows the error and the login name (never the password)."""
     target = safe_next(request.values.get("next"))
     if current_user.is_authenticated and request.method == "GET":
         return redirect(target or url_for("admin.index"), code=303)
     if request.method == "GET":
-        return render_template("admin/login.html", next=target, error=None, username="")
+        draft = _draft(LOGIN_FORM)
+        error, username = (draft.get("error"), draft.get("username", "")) if draft else (None, "")
+        return render_template("admin/login.html", next=target, error=error, username=username)
     username = request.form.get("username", "")
     password = request.form.get("password", "")
     strategy, counts = _strategy(), _counts(username)
@@ -219,10 +227,8 @@ def login() -> Any:
         for count in counts:
             if not strategy.test(count.item, *count.keys):
                 return _too_many(count)
-        page = render_template(
-            "admin/login.html", next=target, error="Wrong login name or password.", username=username[:64]
-        )
-        return page, 200
+        kept = _store(LOGIN_FORM, {"error": "Wrong login name or password.", "username": username[:64]})
+        return redirect(url_for("admin.login", next=target, draft=kept), code=303)
     for count in counts:
         strategy.clear(count.item, *count.keys)
     session.clear()
@@ -431,19 +437,90 @@ def _attach(form: NewGameBase, errors: dict[str, str]) -> list[str]:
     return general
 
 
-def _trim(form: Any) -> None:
-    """Cut text longer than its field allows before showing it again (its error says so)."""
+def _leaves(form: Any) -> list[Any]:
+    """Every input field of a form, inside its lists of seats and its options too (not the CSRF token)."""
+    out: list[Any] = []
     for field in form:
         if isinstance(field, FieldList):
             for entry in field:
-                _trim(entry.form)
-            continue
-        if isinstance(field, FormField):
-            _trim(field.form)
-            continue
-        longest = min((v.max for v in field.validators if isinstance(v, Length) and v.max >= 0), default=None)
+                out += _leaves(entry.form)
+        elif isinstance(field, FormField):
+            out += _leaves(field.form)
+        elif field.type != "CSRFTokenField":
+            out.append(field)
+    return out
+
+
+def _longest(field: Any) -> int | None:
+    return min((v.max for v in field.validators if isinstance(v, Length) and v.max >= 0), default=None)
+
+
+def _trim(form: Any) -> None:
+    """Cut text longer than its field allows before showing it again (its error says so)."""
+    for field in _leaves(form):
+        longest = _longest(field)
         if longest is not None and isinstance(field.data, str) and len(field.data) > longest:
             field.data = field.data[:longest]
+
+
+# Post/Redirect/Get: a refused form is kept in the session and shown by a GET, so a reload posts nothing ----------
+
+DRAFTS = "admin-drafts"
+DRAFT_TEXT = 600
+"""The longest value a kept form holds for a field without a length of its own (a number, a choice …)."""
+MAX_DRAFTS = 4
+"""Refused forms kept at once in a session (the new-game form, the actions of a few games)."""
+
+
+def _keep(name: str, form: Any, general: list[str]) -> str:
+    """Keep a refused form's values (cut to their fields' lengths) and its errors in the session, as the draft of
+    form ``name`` (one per form, replacing the last); its id, for the URL of the GET that shows it. The CSRF token
+    is not kept, nor any password."""
+    values: list[tuple[str, str]] = []
+    errors: dict[str, list[str]] = {}
+    for field in _leaves(form):
+        if "password" in field.name:
+            continue
+        longest = _longest(field) or DRAFT_TEXT
+        values += [(field.name, str(raw)[:longest]) for raw in (field.raw_data or ())[:1]]
+        if field.errors:
+            errors[field.name] = [str(e) for e in field.errors if isinstance(e, str)]
+    return _store(name, {"values": values, "errors": errors, "general": general})
+
+
+def _store(name: str, draft: dict[str, Any]) -> str:
+    """Keep ``draft`` as form ``name``'s (at most MAX_DRAFTS forms at once); the id the GET's URL names it by."""
+    draft_id = secrets.token_urlsafe(8)
+    drafts = {k: v for k, v in dict(session.get(DRAFTS) or {}).items() if k != name}
+    while len(drafts) >= MAX_DRAFTS:
+        drafts.pop(next(iter(drafts)))
+    drafts[name] = {"id": draft_id, **draft}
+    session[DRAFTS] = drafts
+    return draft_id
+
+
+def _draft(name: str) -> dict[str, Any] | None:
+    """The kept draft of form ``name`` that this GET's ``?draft=`` names, or None (then the form starts afresh)."""
+    wanted = request.args.get("draft")
+    found = (session.get(DRAFTS) or {}).get(name)
+    if not wanted or not isinstance(found, dict) or found.get("id") != wanted:
+        return None
+    return found
+
+
+def _forget(name: str) -> None:
+    drafts = dict(session.get(DRAFTS) or {})
+    if drafts.pop(name, None) is not None:
+        session[DRAFTS] = drafts
+
+
+def _restore(form: Any, draft: dict[str, Any]) -> list[str]:
+    """Put a draft's errors next to their fields of ``form`` (built from its values); its other messages."""
+    fields = {f.name: f for f in _leaves(form)}
+    for key, messages in draft.get("errors", {}).items():
+        if key in fields:
+            fields[key].errors = list(messages)
+    return list(draft.get("general", []))
 
 
 def _game_key() -> str:
@@ -462,7 +539,7 @@ def _new_form(key: str) -> NewGameBase:
     return form
 
 
-def _new_game_page(key: str, form: NewGameBase, general: list[str], status: int = 200) -> Any:
+def _new_game_page(key: str, form: NewGameBase, general: list[str]) -> Any:
     rules = engine.GAMES[key]
     page = render_template(
         "admin/new_game.html",
@@ -473,21 +550,29 @@ def _new_game_page(key: str, form: NewGameBase, general: list[str], status: int 
         players=admin.players_text(rules),
         choices=admin.game_choices(),
     )
-    return page, status
+    return page, 200
+
+
+NEW_GAME = "new_game"
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> Any:
     """The new-game form of the chosen game (``?game=``, the default game if none); a valid POST creates the game
-    (which queues the invitations) and opens its page."""
+    (which queues the invitations) and opens its page. A refused POST is kept and shown by a GET (``?draft=``),
+    with each error next to its field, so reloading that page posts nothing."""
     try:
         key = _game_key()
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
+    if request.method != "POST":
+        draft = _draft(NEW_GAME)
+        if draft is None:
+            return _new_game_page(key, _new_form(key), [])
+        form = new_game_form(key)(formdata=MultiDict(draft["values"]))
+        return _new_game_page(key, form, _restore(form, draft))
     form = _new_form(key)
     general: list[str] = []
-    if request.method != "POST":
-        return _new_game_page(key, form, general)
     valid = form.validate()
     new = _new_game_input(key, form)
     try:
@@ -496,6 +581,7 @@ def new_game() -> Any:
             db.get_session().close()
             with db.write_session() as write:
                 game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
+            _forget(NEW_GAME)
             flash(f"Game {game_id} is created; the invitations are on their way.", "done")
             return redirect(url_for("admin.game", game_id=game_id), code=303)
     except admin.InputErrors as exc:
@@ -503,7 +589,7 @@ def new_game() -> Any:
     except games.ServiceError as exc:
         general = [exc.message]
     _trim(form)
-    return _new_game_page(key, form, general, 400)
+    return redirect(url_for("admin.new_game", game=key, draft=_keep(NEW_GAME, form, general)), code=303)
 
 
 def _zones() -> list[str]:
@@ -513,22 +599,59 @@ def _zones() -> list[str]:
 # One game ---------------------------------------------------------------------------------------
 
 
-def _game_page(game_id: int, error: str | None = None, status: int = 200) -> Any:
+@dataclass(frozen=True)
+class _SeatBoard:
+    """What the game's player board partial reads from its ``page`` when an organiser who plays sees their seat."""
+
+    game: Any
+    rules: Rules
+    seats: list[Any]
+    seat: Any
+
+
+def _game_page(game_id: int) -> Any:
     try:
-        view = admin.game_view(session=db.get_session(), game_id=game_id)
+        view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
+    draft = _draft(_game_form(game_id))
+    key = view.rules.key
+    mine = view.playing.seat if view.hidden and view.playing is not None else None
     page = render_template(
         "admin/game.html",
         view=view,
-        error=error,
+        error=draft["error"] if draft else None,
+        kept=draft,
         kinds=seat_choices(view.rules),
         zones=_zones(),
         now=utcnow(),
-        board=[f"games/{view.rules.key}/admin_board.html", "admin/_board.html"],
-        milestones=[f"games/{view.rules.key}/admin_milestones.html", "admin/_milestones.html"],
+        board=[f"games/{key}/admin_board.html", "admin/_board.html"],
+        seat_board=[f"games/{key}/board.html", "games/_default/board.html"],
+        page=None if mine is None else _SeatBoard(view.game, view.rules, view.seats, mine),
+        milestones=[f"games/{key}/admin_milestones.html", "admin/_milestones.html"],
     )
-    return page, status
+    return page, 200
+
+
+def _game_form(game_id: int) -> str:
+    """The name a refused action of a game's page is kept under."""
+    return f"game-{game_id}"
+
+
+KEPT_FIELDS = 8
+"""The fields of a refused action kept for the page that shows it again (its forms have fewer)."""
+
+
+def _refused(game_id: int, action: str, message: str) -> BaseResponse:
+    """Keep a refused action (its name, what was typed, the message) and redirect to the game's page, which shows
+    them: a reload of that page posts nothing again."""
+    values = {
+        k: v[:DRAFT_TEXT]
+        for k, v in list(request.form.items())[:KEPT_FIELDS]
+        if k not in ("csrf_token", "confirm") and "password" not in k
+    }
+    draft = _store(_game_form(game_id), {"action": action, "values": values, "error": message})
+    return redirect(url_for("admin.game", game_id=game_id, draft=draft, _anchor="actions"), code=303)
 
 
 @bp.get("/games/<id:game_id>")
@@ -623,9 +746,17 @@ def _waited_for(view: admin.GameView, decision: str, seat: int | None) -> admin.
 
 def _ask_bot(view: admin.GameView, args: dict[str, Any]) -> str:
     waited = _waited_for(view, args["decision"], args["seat"])
+    move = f" ({waited.bot_move})" if waited.bot_move else ""
+    return f"Let the bot make {waited.seat.name}'s current decision{move}? The move cannot be taken back."
+
+
+def _ask_reveal(view: admin.GameView, _args: dict[str, Any]) -> str:
+    if view.playing is None or not view.hidden:
+        raise admin.NotNow("you do not play in this game: its page already shows everything")
     return (
-        f"Let the bot make {waited.seat.name}'s current decision ({waited.bot_move or ''})? "
-        "The move cannot be taken back."
+        f"You play in this game as {view.playing.seat.name}. Show every hand and the hidden cards here, and export "
+        "the record with its seed, for the rest of the game? Every player will be told that the organiser (who "
+        "also plays) looked at the hidden cards, and when. This cannot be undone."
     )
 
 
@@ -673,6 +804,7 @@ ACTIONS: dict[str, Action] = {
             f"Abort {view.game.name}? Nobody can move any more; the game stays readable here. This cannot be undone."
         ),
     ),
+    "reveal": Action(_nothing, admin.show_hidden, _ask_reveal),
     "export": Action(_nothing, admin.export_record, done=lambda export: export),
     "verify": Action(_nothing, admin.verify, done=_verified),
 }
@@ -692,10 +824,11 @@ _NAMES = ", ".join(ACTIONS)
 
 @bp.post(f"/games/<id:game_id>/<any({_NAMES}):action>")
 def act(game_id: int, action: str) -> Any:
-    """Run one action on a game (destructive ones after a confirmation page), then show the game again."""
+    """Run one action on a game (destructive ones after a confirmation page), then show the game again; a refused
+    one is shown there too (Post/Redirect/Get), with its message and what was typed."""
     name, chosen = action, ACTIONS[action]
     try:
-        view = admin.game_view(session=db.get_session(), game_id=game_id)
+        view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
         if chosen.ask is not None and request.form.get("confirm") != "yes":
             if not view.running:
                 raise admin.NotNow("this game was aborted" if view.status == "aborted" else "this game is over")
@@ -707,7 +840,8 @@ def act(game_id: int, action: str) -> Any:
         flash("That decision was already made; here is the game as it is now.", "notice")
         return redirect(url_for("admin.game", game_id=game_id), code=303)
     except games.ServiceError as exc:
-        return _game_page(game_id, error=exc.message, status=exc.status)
+        return _refused(game_id, name, exc.message)
+    _forget(_game_form(game_id))
     if isinstance(result, admin.Export):
         response = Response(result.text, mimetype="application/json")
         response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'

@@ -112,7 +112,7 @@ def organiser(app: Flask, password_hash: str) -> admin.Actor:
 def admin_client(client: FlaskClient, organiser: admin.Actor) -> FlaskClient:
     """The test client, logged in as the organiser through the login form."""
     response = log_in(client)
-    assert response.status_code == 303, response.get_data(as_text=True)[:500]
+    assert logged_in(response), response.location
     return client
 
 
@@ -159,6 +159,25 @@ def count(app: Flask, model: Any) -> int:
     """Rows in a table."""
     with app.app_context():
         return int(db.get_session().execute(select(func.count()).select_from(model)).scalar_one())
+
+
+def logged_in(response: TestResponse) -> bool:
+    """A login POST that let the organiser in: a 303 away from the login form."""
+    return response.status_code == 303 and not response.location.startswith("/admin/login")
+
+
+def login_refused(response: TestResponse) -> bool:
+    """A refused login POST: a 303 to the login form's GET that shows why (``?draft=``), so a reload posts nothing."""
+    where = (response.location or "") if response.status_code == 303 else ""
+    return where.startswith("/admin/login?") and "draft=" in where
+
+
+def refused(client: FlaskClient, response: TestResponse, *words: str) -> str:
+    """A refused form: a 303 to the GET that shows it again (``?draft=``, its values and errors); that page's text.
+    Reloading that GET shows it again and posts nothing."""
+    assert response.status_code == 303, f"status {response.status_code}: {response.get_data(as_text=True)[:800]}"
+    assert "draft=" in response.location, response.location
+    return assert_page(client.get(response.location), 200, *words)
 
 
 def assert_page(response: TestResponse, status: int, *words: str) -> str:

@@ -20,7 +20,7 @@ from pbem.models import AdminAction, OutboxEmail
 from pbem.web.admin import safe_next
 from tests.apps import Table
 
-from .conftest import PASSWORD, assert_page, count, csrf_of, log_in
+from .conftest import PASSWORD, assert_page, count, csrf_of, log_in, logged_in, login_refused, refused
 
 PUBLIC = {"admin.login"}
 
@@ -58,7 +58,7 @@ def test_the_url_map_has_the_admin_routes(app: Flask, adm_table: Table) -> None:
         "admin.logout",
         "admin.logout_everywhere",
     }
-    assert sum(1 for rule, _ in _urls(app, adm_table.game_id) if rule.endpoint == "admin.act") == 12
+    assert sum(1 for rule, _ in _urls(app, adm_table.game_id) if rule.endpoint == "admin.act") == 13
 
 
 def test_every_admin_route_sends_a_visitor_to_the_login_page(app: Flask, client: FlaskClient, adm_table: Table) -> None:
@@ -77,7 +77,7 @@ def test_every_post_without_a_csrf_token_is_refused(admin_client: FlaskClient, a
     before = (adm_table.version(), adm_table.moves_logged(), count(app, AdminAction), count(app, OutboxEmail))
     posts = [url for rule, url in _urls(app, adm_table.game_id) if "POST" in rule.methods]
     posts.append("/admin/login")
-    assert len(posts) == 16
+    assert len(posts) == 17
     for url in posts:
         for data in ({}, {"csrf_token": "forged"}, {"csrf_token": csrf_of(app.test_client())}):
             form = {"confirm": "yes", "seat": "1", "email": "x@example.com", "hours": "5", "decision": "0", **data}
@@ -96,9 +96,9 @@ def test_logging_in_and_out(app: Flask, client: FlaskClient, organiser: admin.Ac
     page = assert_page(client.get("/admin/login"), 200, "Organiser login")
     assert 'type="password"' in page and 'autocomplete="current-password"' in page
     wrong = log_in(client, password="not the password")
-    assert_page(wrong, 200, "Wrong login name or password.")
+    refused(client, wrong, "Wrong login name or password.")
     unknown = log_in(client, username="nobody")
-    assert_page(unknown, 200, "Wrong login name or password.")
+    refused(client, unknown, "Wrong login name or password.")
     response = log_in(client)
     assert response.status_code == 303 and response.location == "/admin/"
     assert_page(client.get("/admin/"), 200, "Games", "Log out")
@@ -188,7 +188,7 @@ def limited(app: Flask, organiser: admin.Actor) -> Iterator[FlaskClient]:
     """A client that has typed the wrong password four times in a row."""
     client = app.test_client()
     for _ in range(4):
-        assert_page(log_in(client, password="wrong password"), 200, "Wrong login name or password.")
+        refused(client, log_in(client, password="wrong password"), "Wrong login name or password.")
     yield client
 
 
@@ -207,11 +207,11 @@ def test_the_fifth_wrong_password_in_a_row_is_refused_with_429(app: Flask, limit
 
 
 def test_a_right_password_resets_the_count(app: Flask, limited: FlaskClient) -> None:
-    assert log_in(limited).status_code == 303
+    assert logged_in(log_in(limited))
     limited.post("/admin/logout", data={"csrf_token": csrf_of(limited, "/admin/")})
     for _ in range(4):
-        assert_page(log_in(limited, password="wrong password"), 200, "Wrong login name or password.")
-    assert log_in(limited).status_code == 303
+        refused(limited, log_in(limited, password="wrong password"), "Wrong login name or password.")
+    assert logged_in(log_in(limited))
 
 
 def test_the_limit_is_configurable(database_url: str, organiser: admin.Actor, app: Flask) -> None:
@@ -220,7 +220,7 @@ def test_the_limit_is_configurable(database_url: str, organiser: admin.Actor, ap
     )
     try:
         client = strict.test_client()
-        assert log_in(client, password="wrong").status_code == 200
+        assert login_refused(log_in(client, password="wrong"))
         response = log_in(client, password="wrong")
         assert_page(response, 429, "Too many login attempts")
         assert 3000 < int(response.headers["Retry-After"]) <= 3600
@@ -281,7 +281,7 @@ def test_workers_share_the_count_through_redis(database_url: str, organiser: adm
         for client in clients:
             client.environ_base["REMOTE_ADDR"] = address
         for n in range(4):
-            assert log_in(clients[n % 2], password="wrong").status_code == 200
+            assert login_refused(log_in(clients[n % 2], password="wrong"))
         assert_page(log_in(clients[0], password="wrong"), 429, "Too many login attempts")
         assert_page(log_in(clients[1]), 429, "Too many login attempts")
     finally:

@@ -13,7 +13,7 @@ from pbem import admin, db, flows, games
 from pbem.models import Game
 from tests.apps import Table
 
-from .conftest import assert_page, count, csrf_of, new_game_form
+from .conftest import count, csrf_of, new_game_form, refused
 
 HOSTILE = ["a@b.co,evil@x.org", "a@b.co>evil@x.org", "a@[127.0.0.1].co", "Ann <ann@example.com>", '"a b"@example.com']
 """Addresses whose mail would all die later: a second address, a bracket, a domain literal, a display name, quotes."""
@@ -66,7 +66,7 @@ def test_the_new_game_form_refuses_hostile_addresses(
 ) -> None:
     form = new_game_form(**{"seats-1-email": address, "organiser_email": address})
     response = admin_client.post("/admin/games/new", data={"csrf_token": csrf_of(admin_client, "/admin/"), **form})
-    page = html.unescape(assert_page(response, 400))
+    page = html.unescape(refused(admin_client, response))
     assert page.count("is not an email address") == 2, "both the seat's and the organiser's address"
     assert count(app, Game) == 0
 
@@ -78,7 +78,7 @@ def test_change_email_refuses_hostile_addresses(
     for confirm in ({}, {"confirm": "yes"}):
         data = {"csrf_token": csrf_of(admin_client, "/admin/"), "seat": "2", "email": address, **confirm}
         response = admin_client.post(f"/admin/games/{adm_table.game_id}/email", data=data)
-        assert "is not an email address" in html.unescape(assert_page(response, 400))
+        assert "is not an email address" in html.unescape(refused(admin_client, response))
     assert adm_table.seat(1).email == "bob@example.com"
 
 
@@ -103,10 +103,10 @@ def test_ann_and_ann_with_a_zero_width_space_cannot_share_a_game(
 ) -> None:
     form = new_game_form(**{"seats-0-name": "Ann", "seats-1-name": "Ann\u200b"})
     response = admin_client.post("/admin/games/new", data={"csrf_token": csrf_of(admin_client, "/admin/"), **form})
-    assert "invisible or text-direction characters" in html.unescape(assert_page(response, 400))
+    assert "invisible or text-direction characters" in html.unescape(refused(admin_client, response))
     rtl = new_game_form(**{"name": "\u202eemag yadirF"})
     response = admin_client.post("/admin/games/new", data={"csrf_token": csrf_of(admin_client, "/admin/"), **rtl})
-    assert "invisible or text-direction characters" in html.unescape(assert_page(response, 400))
+    assert "invisible or text-direction characters" in html.unescape(refused(admin_client, response))
     assert count(app, Game) == 0
 
 

@@ -15,7 +15,7 @@ from pbem import admin, db, games
 from pbem.models import Game, OutboxEmail
 from tests.apps import Table
 
-from .conftest import actions_of, assert_page, count, csrf_of, new_game_form
+from .conftest import actions_of, assert_page, count, csrf_of, new_game_form, refused
 
 POLICY = {
     "name": "A game",
@@ -45,11 +45,17 @@ def seats(rows: list[tuple[str, str, str]], total: int) -> dict[str, str]:
     return data
 
 
+REFUSED = 200
+"""``create``'s status for a refused form: the POST answered 303 to the GET that shows it again, which answered 200."""
+
+
 def create(client: FlaskClient, key: str, data: dict[str, str]) -> tuple[int, str]:
     """Post the new-game form of ``key``; the status and the page (or the new game's path)."""
     response = client.post(
         f"/admin/games/new?game={key}", data={"csrf_token": csrf_of(client, "/admin/"), "game": key, **data}
     )
+    if response.status_code == 303 and "draft=" in response.location:
+        return REFUSED, refused(client, response)
     if response.status_code == 303:
         return 303, response.location
     return response.status_code, response.get_data(as_text=True)
@@ -91,7 +97,7 @@ def test_the_form_offers_each_game_with_its_seats_and_options(admin_client: Flas
 def test_create_a_call_to_adventure_game_with_the_form(app: Flask, admin_client: FlaskClient) -> None:
     data = POLICY | seats([("random", "", "")], 4)
     status, page = create(admin_client, "call-to-adventure", data)
-    assert status == 400 and count(app, Game) == 0, "one player plays only solo, against the Adversary"
+    assert status == REFUSED and count(app, Game) == 0, "one player plays only solo, against the Adversary"
     assert "solo" in page.lower() or "coop" in page.lower(), page[:2000]
     rows = [("heuristic", "", ""), ("random", "Rex", "")]
     status, path = create(admin_client, "call-to-adventure", POLICY | seats(rows, 4) | {"options-first_game": "y"})
@@ -130,17 +136,17 @@ def test_a_bad_option_is_shown_next_to_its_field(app: Flask, admin_client: Flask
     status, page = create(
         admin_client, "call-to-glory", new_game_form(imperial_tasks="y", rounds="4", task_decks="A: Emperor, Dragon")
     )
-    assert status == 400
+    assert status == REFUSED
     assert "1 to 3 rounds with Imperial Tasks" in field_error(page, "options-rounds"), "the game's own check"
     assert "is not a card type" in field_error(page, "options-task_decks"), "every problem at once"
     assert "A: Emperor, Dragon" in page, "what was typed is kept"
     status, page = create(admin_client, "call-to-glory", new_game_form(first_player="3"))
-    assert status == 400 and "filled-in seats" in field_error(page, "options-first_player"), "seat 4 is empty"
+    assert status == REFUSED and "filled-in seats" in field_error(page, "options-first_player"), "seat 4 is empty"
     data = POLICY | seats([("human", "ann", "ann@example.com"), ("heuristic", "", "")], 4)
     status, page = create(admin_client, "call-to-adventure", data | {"options-card_set": "deluxe"})
-    assert status == 400 and "Not a valid choice" in field_error(page, "options-card_set")
+    assert status == REFUSED and "Not a valid choice" in field_error(page, "options-card_set")
     status, page = create(admin_client, "pick-a-number", POLICY | seats([("human", "ann", "a@example.com")], 5))
-    assert status == 400 and "Pick a Number is for 2 to 5 players" in page
+    assert status == REFUSED and "Pick a Number is for 2 to 5 players" in page
     assert count(app, Game) == 0
 
 
@@ -191,11 +197,11 @@ def test_the_bot_is_offered_for_each_seat_waited_on(
     ask = admin_client.post(f"{path}/bot", data={"csrf_token": token, "decision": decision.group(1), "for_seat": "2"})
     assert_page(ask, 200, "Let the bot make bob&#39;s current decision")
     unsaid = admin_client.post(f"{path}/bot", data={"csrf_token": token, "decision": decision.group(1)})
-    assert_page(unsaid, 400, "more than one seat"), "ann and bob wait on the same decision: say whose"
+    refused(admin_client, unsaid, "more than one seat")  # ann and bob wait on the same decision: say whose
     bot_seat = admin_client.post(
         f"{path}/bot", data={"csrf_token": token, "decision": decision.group(1), "for_seat": "3"}
     )
-    assert_page(bot_seat, 400, "no open decision"), "the bot seat has picked already"
+    refused(admin_client, bot_seat, "no open decision")  # the bot seat has picked already
     assert table.moves_logged() == 1, "nothing yet: only the bot seat has picked"
 
 

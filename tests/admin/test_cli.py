@@ -8,7 +8,7 @@ from sqlmodel import select
 from pbem import admin, db
 from pbem.models import AdminUser
 
-from .conftest import log_in
+from .conftest import log_in, logged_in, login_refused
 
 
 def _admins(app: Flask) -> list[AdminUser]:
@@ -28,7 +28,7 @@ def test_create_admin_with_a_prompted_password(app: Flask) -> None:
     (user,) = _admins(app)
     assert (user.username, user.email, user.timezone) == ("org", "org@example.com", "Europe/Amsterdam")
     assert user.password_hash.startswith("scrypt:") and "a very good secret" not in user.password_hash
-    assert log_in(app.test_client(), password="a very good secret").status_code == 303
+    assert logged_in(log_in(app.test_client(), password="a very good secret"))
 
 
 def test_the_prompt_asks_twice(app: Flask) -> None:
@@ -38,7 +38,7 @@ def test_the_prompt_asks_twice(app: Flask) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "do not match" in result.output
-    assert log_in(app.test_client(), password="a b c d e f g h").status_code == 303
+    assert logged_in(log_in(app.test_client(), password="a b c d e f g h"))
 
 
 def test_create_admin_from_stdin_and_reset(app: Flask) -> None:
@@ -61,8 +61,8 @@ def test_create_admin_from_stdin_and_reset(app: Flask) -> None:
     again_reset = runner.invoke(args=["create-admin", "org", "--password-stdin", "--reset"], input="second secret 456")
     assert again_reset.exit_code == 0 and _admins(app)[0].timezone == "Asia/Tokyo", "kept when not given"
     client = app.test_client()
-    assert log_in(client, password="first secret 123").status_code == 200
-    assert log_in(client, password="second secret 456").status_code == 303
+    assert login_refused(log_in(client, password="first secret 123"))
+    assert logged_in(log_in(client, password="second secret 456"))
     assert len(_admins(app)) == 1
 
 

@@ -8,7 +8,7 @@ from sqlmodel import select
 
 from pbem import db, talk
 from pbem.models import AdminAction, Message, utcnow
-from tests.admin.conftest import csrf_of
+from tests.admin.conftest import csrf_of, refused
 from tests.apps import Table
 
 
@@ -30,4 +30,4 @@ def test_the_organiser_hides_a_message_from_the_game_page(
         actions = [a.action for a in db.get_session().exec(select(AdminAction))]
     assert "hide_message" in actions
     bad = {"csrf_token": csrf_of(admin_client, "/admin/"), "message": "x"}
-    assert admin_client.post(f"/admin/games/{adm_table.game_id}/hide", data=bad).status_code == 400
+    refused(admin_client, admin_client.post(f"/admin/games/{adm_table.game_id}/hide", data=bad))
