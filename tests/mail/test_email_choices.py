@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -17,17 +18,18 @@ from zoneinfo import ZoneInfo
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import update
+from sqlalchemy import Engine, update
 from sqlmodel import col
 
 from engine.call_to_glory import HeuristicBot, Options
 from pbem import db, flows, games, links, sweeps, timing, waits
+from pbem.db import make_engine
 from pbem.mail import sender
 from pbem.models import Seat
 from tests.apps import Table, new_table
 from tests.web.test_settings import forms
 
-from .conftest import Received, SMTPServer
+from .conftest import Received, SMTPServer, deliver
 from .test_end_to_end import PLAYERS, Players, text_and_html
 
 ZOE, BOB, SARA = (addr for _name, addr in PLAYERS)
@@ -251,3 +253,40 @@ def _play_from_page(players: Players, addr: str, position: int) -> None:
         response = browser.post(action, data=fields)
         assert response.status_code == 303
         path = urlsplit(response.headers["Location"]).path
+
+
+def test_two_schedulers_sweeping_at_once_send_each_digest_once(smtp_app: Flask, smtp_server: SMTPServer) -> None:
+    app = smtp_app
+    specs = [games.SeatSpec(name, email=addr, timezone=ZONES[addr]) for name, addr in PLAYERS]
+    tables = [new_table(app, specs, name="Friday game", seed=seed) for seed in range(1, 5)]
+    browser = app.test_client()
+    for table in tables:
+        choose(browser, settings_path(app, table, 2), digest="daily")
+        players = Players(app, smtp_server, table)
+        _play_from_page(players, ZOE, 0)
+    deliver(app)
+    smtp_server.clear()
+    now = max(seat_due(app, table, 2) for table in tables)
+    engines = [make_engine(app.config["DATABASE_URL"]), make_engine(app.config["DATABASE_URL"])]
+    barrier = threading.Barrier(2)
+    counts: list[int] = []
+
+    def sweep(engine: Engine) -> None:
+        with app.app_context():
+            barrier.wait()
+            counts.append(sweeps.digest_sweep(engine=engine, now=now))
+
+    try:
+        threads = [threading.Thread(target=sweep, args=(engine,)) for engine in engines]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        for engine in engines:
+            engine.dispose()
+    assert len(counts) == 2 and sum(counts) == 4, counts
+    deliver(app)
+    received = smtp_server.messages
+    assert [m.envelope_to for m in received] == [[SARA]] * 4
+    assert len({m["In-Reply-To"] for m in received}) == 4, "one digest for each game"
