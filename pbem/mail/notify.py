@@ -3,9 +3,13 @@
 ``after_create`` and ``after_move`` are called by pbem.games and decide what follows a
 change (invitations, a turn email when the seat to act changes, milestone sheets, the
 game-over email); the scheduler and the admin page call ``queue_turn_email``,
-``queue_organiser_notice`` and ``queue_invitation``; the settings page calls
-``settings_seat``, ``set_reminders`` and ``request_fresh_link``. Bots, seats without an
-email address and seats that left get nothing.
+``queue_organiser_notice``, ``queue_invitation`` and ``queue_digest``; the settings page calls
+``settings_seat``, ``set_email_choices``, ``set_reminders`` and ``request_fresh_link``. Bots, seats
+without an email address and seats that left get nothing.
+
+A seat that folds its score sheets gets no milestone email: the sheet waits on the seat
+(``Seat.pending_sheets``) and the next turn or game-over email queued for it carries it (a turn email
+that is no longer needed when it is sent goes out as the sheet alone), so each sheet arrives once.
 
 Emails about the game as it stands (turn, milestone, game over) are queued as what must be sent (kind, game,
 seat, decision, what to show), not rendered: the sender calls ``render_queued`` when it sends them, which
