@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 SOURCES = ("link", "page", "admin", "bot", "timeout")
@@ -78,6 +78,17 @@ class Seat(SQLModel, table=True):
     away_days_used: int = 0
     quiet_start: str | None = Field(default=None, max_length=5)
     quiet_end: str | None = Field(default=None, max_length=5)
+    # Email choices (pbem.mail.notify, pbem.sweeps): score sheets on their own or folded into the next turn email
+    # (``pending_sheets``: the milestones waiting for it), and a daily digest while it is not this seat's turn
+    # (``next_digest_at``: when the next one is due; ``digest_seq``/``digest_at``: the last move and time covered).
+    score_sheets: str = Field(
+        default="separate", sa_column=Column(String(8), nullable=False, server_default="separate")
+    )
+    pending_sheets: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    digest: str = Field(default="none", sa_column=Column(String(8), nullable=False, server_default="none"))
+    next_digest_at: datetime | None = _when(index=True)
+    digest_seq: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    digest_at: datetime | None = _when()
 
     @property
     def is_bot(self) -> bool:

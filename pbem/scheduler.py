@@ -1,7 +1,7 @@
-"""The scheduler: APScheduler jobs that send queued mail, send reminders and apply deadlines.
+"""The scheduler: APScheduler jobs that send queued mail, send reminders and digests and apply deadlines.
 
-One ``BackgroundScheduler`` (UTC, in-memory job store) with three interval jobs registered from
-code at start: the outbox sender every SCHEDULER_SEND_SECONDS, the deadline and reminder sweeps every
+One ``BackgroundScheduler`` (UTC, in-memory job store) with four interval jobs registered from
+code at start: the outbox sender every SCHEDULER_SEND_SECONDS, the deadline, reminder and digest sweeps every
 SCHEDULER_SWEEP_SECONDS. Nothing is pickled and nothing is remembered here: the database says what
 is due, and each job claims its rows, so a second scheduler process does no harm. A run that starts
 late still runs (no misfire grace limit), late runs are coalesced into one, and a job never overlaps
@@ -59,15 +59,24 @@ def reminder_job(app: Flask) -> None:
             log.info("reminders: %d queued", queued)
 
 
+def digest_job(app: Flask) -> None:
+    """Queue the daily digests that are due."""
+    with app.app_context():
+        queued = sweeps.digest_sweep(now=utcnow())
+        if queued:
+            log.info("digests: %d queued", queued)
+
+
 JOBS: tuple[tuple[str, Callable[[Flask], None], str], ...] = (
     ("send-mail", send_mail_job, "SCHEDULER_SEND_SECONDS"),
     ("deadlines", deadline_job, "SCHEDULER_SWEEP_SECONDS"),
     ("reminders", reminder_job, "SCHEDULER_SWEEP_SECONDS"),
+    ("digests", digest_job, "SCHEDULER_SWEEP_SECONDS"),
 )
 
 
 def build(app: Flask) -> BackgroundScheduler:
-    """A scheduler with the three jobs (not started); each job's first run is at start."""
+    """A scheduler with the jobs (not started); each job's first run is at start."""
     scheduler = BackgroundScheduler(
         timezone="UTC",
         jobstores={"default": MemoryJobStore()},

@@ -6,6 +6,8 @@ which decision), with when its next reminder is due (``next_reminder_at``) and i
 A sweep reads the waits that are due, then claims and handles each one (with its game) in its own short
 write transaction (``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL; BEGIN IMMEDIATE and a re-check on
 SQLite), so two schedulers can sweep at once; a reminder's outbox ``dedupe_key`` makes it unique.
+The digest sweep does the same with the seats whose daily digest is due (``Seat.next_digest_at``), with one
+``dedupe_key`` per seat and local day.
 """
 
 from __future__ import annotations
@@ -117,6 +119,72 @@ def _current(session: Session, game: Game, wait: Wait, now: datetime) -> tuple[A
         setattr(game, name, value)
     session.add(game)
     return None
+
+
+def digest_sweep(*, engine: Engine | None = None, now: datetime) -> int:
+    """Queue the daily digests that are due at ``now`` (each seat's once per local day); the number queued."""
+    engine = engine or db.get_engine()
+    now = now.astimezone(UTC)
+    due_at = col(Seat.next_digest_at)
+    done = 0
+    after: tuple[datetime, int] | None = None
+    while True:
+        with Session(engine) as session:
+            query = select(due_at, col(Seat.id)).where(due_at <= now)
+            if after is not None:
+                query = query.where(due_at >= after[0], or_(due_at > after[0], col(Seat.id) > after[1]))
+            due = list(session.exec(query.order_by(due_at, col(Seat.id)).limit(BATCH)))
+        for _moment, seat_id in due:
+            done += _digest_one(engine, int(seat_id or 0), now)
+        if len(due) < BATCH:
+            return done
+        after = (utc(due[-1][0]) or now, int(due[-1][1] or 0))
+
+
+def _digest_one(engine: Engine, seat_id: int, now: datetime) -> int:
+    try:
+        with db.write_session(engine) as session:
+            query = select(Seat).where(col(Seat.id) == seat_id, col(Seat.next_digest_at) <= now)
+            if session.get_bind().dialect.name == "postgresql":
+                query = query.with_for_update(skip_locked=True)
+            seat = session.exec(query).first()
+            if seat is None:
+                return 0
+            return _digest(session, seat, now)
+    except Exception:  # one broken game must not stop the sweep; the next sweep tries it again
+        log.exception("the digest of seat %s could not be handled", seat_id)
+    return 0
+
+
+def _digest(session: Session, seat: Seat, now: datetime) -> int:
+    """Queue the seat's digest for today, unless it is its turn, it is away or nothing happened; then plan the
+    next one (tomorrow's), or none for a seat that cannot be reached or a game that is over."""
+    game = games.get_game(session=session, game_id=seat.game_id)
+    if seat.digest != "daily" or not notify.reachable(seat) or game.status == FINISHED or game.aborted_at:
+        seat.next_digest_at = None
+        session.add(seat)
+        return 0
+    clock = waits.seat_clock(seat)
+    if timing.in_quiet(now, clock.quiet, clock.tz):
+        seat.next_digest_at = timing.end_of_quiet(now, clock.quiet, clock.tz)
+        session.add(seat)
+        return 0
+    seat.next_digest_at = notify.next_digest_at(seat, now)
+    session.add(seat)
+    if clock.away is not None and clock.away.start <= now < clock.away.end:
+        return 0
+    rules = games.rules_of(game)
+    if games.decision_of(rules, games.load_state(game), seat.name) is not None:
+        return 0  # its turn email says what happened
+    row = notify.queue_digest(
+        session=session,
+        game=game,
+        seats=games.seats_of(session=session, game_id=game.id or 0),
+        seat=seat,
+        day=timing.local_date(now, clock.tz),
+        now=now,
+    )
+    return 0 if row is None else 1
 
 
 def _remind(session: Session, game: Game, wait: Wait, now: datetime) -> int:

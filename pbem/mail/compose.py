@@ -14,7 +14,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from email.errors import HeaderParseError
 from email.headerregistry import Address
 from typing import Any
@@ -25,7 +25,7 @@ from jinja2 import Environment, Template
 
 from engine.protocol import Milestone, Result
 
-from .. import games, links
+from .. import games, links, timing
 from ..models import Game, Seat
 from . import outbox
 
@@ -255,8 +255,10 @@ def turn(
     last_reminder: bool = False,
     waited: timedelta | None = None,
     deadline: datetime | None = None,
+    sheets: Sequence[Milestone] = (),
 ) -> Email:
-    """'Your turn': what is asked, the board as the seat sees it, what happened, one link per move of the decision."""
+    """'Your turn': what is asked, the board as the seat sees it, what happened, one link per move of the decision,
+    and the score ``sheets`` folded into it (the game's ``milestone.*`` of each)."""
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
     context = _base(game, seats, seat) | {
@@ -271,19 +273,23 @@ def turn(
         "deadline": local_time(deadline, seat.timezone) if deadline is not None else None,
         "at_deadline": AT_DEADLINE.get(str((game.policy or {}).get("timeout"))),
         "subject_line": turn_subject(game, state, seat, reminder),
+        "sheets": list(sheets),
     }
     text, html = render("turn", **context)
     headers = seat_headers(game, seat, root=False)
     return Email("turn", recipient(seat), context["subject_line"], text, html, headers)
 
 
-def milestone_sheet(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, milestone: Milestone) -> Email:
-    """A milestone's email (a stage of the game scored …): its title and the game's ``milestone.*`` sheet of its
-    data."""
-    context = _base(game, seats, seat) | {"view": _view(game, state, seat), "milestone": milestone}
+def milestone_sheet(
+    *, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, milestones: Sequence[Milestone]
+) -> Email:
+    """The email of one or more milestones (a stage of the game scored …): for each, its title and the game's
+    ``milestone.*`` sheet of its data."""
+    context = _base(game, seats, seat) | {"view": _view(game, state, seat), "sheets": list(milestones)}
     text, html = render("milestone", **context)
     headers = seat_headers(game, seat, root=False)
-    return Email("scores", recipient(seat), subject(game, milestone.title), text, html, headers)
+    title = " · ".join(m.title for m in milestones)
+    return Email("scores", recipient(seat), subject(game, title), text, html, headers)
 
 
 def ranking(result: Result) -> list[dict[str, Any]]:
@@ -305,8 +311,11 @@ def record_json(game: Game, seats: Sequence[Seat], logged: Sequence[tuple[int, d
     return json.dumps(rules.record(start, moves), indent=1, ensure_ascii=False) + "\n"
 
 
-def game_over(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, record: str) -> Email:
-    """The result (ranking, winners, the game's ``result.*`` breakdown), the seed, and the game record attached."""
+def game_over(
+    *, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, record: str, sheets: Sequence[Milestone] = ()
+) -> Email:
+    """The result (ranking, winners, the game's ``result.*`` breakdown), the score ``sheets`` folded into it, the
+    seed, and the game record attached."""
     rules = games.rules_of(game)
     result = rules.result(state)
     if result is None:
@@ -319,12 +328,22 @@ def game_over(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, reco
         "seed": game.seed,
         "commitment": commitment(game.seed),
         "filename": f"{rules.key}-{game.id}.json",
+        "sheets": list(sheets),
     }
     text, html = render("game_over", **context)
     email = Email("game_over", recipient(seat), subject(game, "Game over"), text, html)
     email.headers = seat_headers(game, seat, root=False)
     email.attachments = [{"filename": context["filename"], "content_type": "application/json", "content": record}]
     return email
+
+
+def digest(*, game: Game, seats: Sequence[Seat], seat: Seat, lines: Sequence[str], day: date) -> Email:
+    """The daily digest: what happened in the game (``lines``, as the seat may read them) while it was not the
+    seat's turn."""
+    context = _base(game, seats, seat) | {"lines": list(lines), "day": timing.long_date(day)}
+    text, html = render("digest", **context)
+    headers = seat_headers(game, seat, root=False)
+    return Email("digest", recipient(seat), subject(game, "What happened"), text, html, headers)
 
 
 def fresh_link(*, game: Game, seats: Sequence[Seat], seat: Seat) -> Email:

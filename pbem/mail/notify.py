@@ -3,9 +3,13 @@
 ``after_create`` and ``after_move`` are called by pbem.games and decide what follows a
 change (invitations, a turn email when the seat to act changes, milestone sheets, the
 game-over email); the scheduler and the admin page call ``queue_turn_email``,
-``queue_organiser_notice`` and ``queue_invitation``; the settings page calls
-``settings_seat``, ``set_reminders`` and ``request_fresh_link``. Bots, seats without an
-email address and seats that left get nothing.
+``queue_organiser_notice``, ``queue_invitation`` and ``queue_digest``; the settings page calls
+``settings_seat``, ``set_email_choices``, ``set_reminders`` and ``request_fresh_link``. Bots, seats
+without an email address and seats that left get nothing.
+
+A seat that folds its score sheets gets no milestone email: the sheet waits on the seat
+(``Seat.pending_sheets``) and the next turn or game-over email queued for it carries it (a turn email
+that is no longer needed when it is sent goes out as the sheet alone), so each sheet arrives once.
 
 Emails about the game as it stands (turn, milestone, game over) are queued as what must be sent (kind, game,
 seat, decision, what to show), not rendered: the sender calls ``render_queued`` when it sends them, which
@@ -15,7 +19,7 @@ renders them from the game as it is then, or drops a turn email whose decision w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -25,7 +29,7 @@ from sqlmodel import Session, col, select
 
 from engine.protocol import LogEntry, Milestone, Note
 
-from .. import audit, games, links, talk, waits
+from .. import audit, games, links, talk, timing, waits
 from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
 from . import compose, outbox
 
@@ -46,7 +50,13 @@ _RECENT = (
     .limit(bindparam("limit"))
 )
 _SINCE = (
-    sa.select(col(MoveRecord.seat), col(MoveRecord.source), col(MoveRecord.events), col(MoveRecord.created_at))
+    sa.select(
+        col(MoveRecord.seq),
+        col(MoveRecord.seat),
+        col(MoveRecord.source),
+        col(MoveRecord.events),
+        col(MoveRecord.created_at),
+    )
     .where(col(MoveRecord.game_id) == bindparam("game_id"), col(MoveRecord.seq) > bindparam("after"))
     .order_by(col(MoveRecord.seq))
 )
@@ -55,6 +65,12 @@ LOST_LINKS_LIMITS = ((timedelta(minutes=10), 1), (timedelta(days=1), 3))
 """At most 1 "your links" email per address in 10 minutes and 3 in a day."""
 LOST_LINKS_GAMES = 20
 """At most 1 fresh-link email per seat in 10 minutes and 5 in a day."""
+SCORE_SHEETS = ("separate", "folded")
+"""A seat's score sheets: each as its own email, or folded into its next turn (or game-over) email."""
+DIGESTS = ("none", "daily")
+"""A seat's digest: none, or a daily email of what happened while it was not its turn."""
+DIGEST_AT = time(8, 0)
+"""The local time of day a daily digest is due (moved past the seat's quiet hours)."""
 
 
 class Refused(Exception):
@@ -133,25 +149,26 @@ def _follow_up(
         for milestone in rules.milestones(before.state, state):
             if milestone.kind == "game_over" or milestone.number is None:
                 continue
-            what = {
-                "milestone": {
-                    "kind": milestone.kind,
-                    "title": milestone.title,
-                    "number": milestone.number,
-                    "data": dict(milestone.data),
-                }
+            sheet = {
+                "kind": milestone.kind,
+                "title": milestone.title,
+                "number": milestone.number,
+                "data": dict(milestone.data),
             }
             for seat in seats:
-                if reachable(seat):
-                    key = f"scores:{game.id}:{milestone.number}:{seat.position}"
-                    _queue_unrendered(session, game, seat, "scores", milestone.title, what, key)
+                if not reachable(seat):
+                    continue
+                if seat.score_sheets == "folded":
+                    _hold_sheet(session, seat, sheet)
+                    continue
+                key = f"scores:{game.id}:{milestone.number}:{seat.position}"
+                _queue_unrendered(session, game, seat, "scores", milestone.title, {"milestone": sheet}, key)
     if games.is_over(rules, state):
         if before is None or not games.is_over(rules, before.state):
             for seat in seats:
                 if reachable(seat):
-                    _queue_unrendered(
-                        session, game, seat, "game_over", "Game over", {}, f"over:{game.id}:{seat.position}"
-                    )
+                    key = f"over:{game.id}:{seat.position}"
+                    _queue_with_sheets(session, game, seat, "game_over", "Game over", {}, key)
         return
     old = before.waiting if before is not None else {}
     by_name = {s.name: s for s in seats}
@@ -225,7 +242,39 @@ def queue_turn_email(
         "deadline": outbox.as_utc(deadline).isoformat() if deadline is not None else None,
     }
     title = " · ".join([f"Reminder {reminder}"] * bool(reminder) + ["Your turn"])
-    return _queue_unrendered(session, game, seat, "turn", title, what, dedupe_key, decision=decision.id)
+    return _queue_with_sheets(session, game, seat, "turn", title, what, dedupe_key, decision=decision.id)
+
+
+def _hold_sheet(session: Session, seat: Seat, sheet: dict[str, Any]) -> None:
+    """Keep a milestone's sheet for the seat's next turn (or game-over) email: the seat folds its score sheets."""
+    held = list(seat.pending_sheets or [])
+    if all(s["number"] != sheet["number"] or s["kind"] != sheet["kind"] for s in held):
+        held.append(sheet)
+    seat.pending_sheets = held
+    session.add(seat)
+
+
+def _queue_with_sheets(
+    session: Session,
+    game: Game,
+    seat: Seat,
+    kind: str,
+    title: str,
+    what: dict[str, Any],
+    dedupe_key: str | None,
+    *,
+    decision: str | None = None,
+) -> OutboxEmail | None:
+    """Queue a turn or game-over email that also carries the sheets held for the seat; they leave the seat only
+    if the email was queued (not when ``dedupe_key`` was queued before), so each is carried exactly once."""
+    held = list(seat.pending_sheets or [])
+    row = _queue_unrendered(
+        session, game, seat, kind, title, what | {"sheets": held} if held else what, dedupe_key, decision=decision
+    )
+    if row is not None and held:
+        seat.pending_sheets = None
+        session.add(seat)
+    return row
 
 
 def _queue_unrendered(
@@ -283,9 +332,12 @@ def render_queued(
         raise Dropped("the seat has new links")
     rules = games.rules_of(game)
     state = games.load_state(game)
+    sheets = [_milestone(m) for m in what.get("sheets") or []]
     if kind == "turn":
         open_now = games.decision_of(rules, state, seat.name)
         if open_now is None or open_now.id != decision or seat.left_at is not None:
+            if sheets and seat.left_at is None:  # the turn is gone, but the sheets it carried must still arrive
+                return compose.milestone_sheet(game=game, seats=seats, seat=seat, state=state, milestones=sheets)
             raise Dropped(f"decision {decision} was made")
         waited, deadline = what.get("waited"), what.get("deadline")
         return compose.turn(
@@ -298,16 +350,20 @@ def render_queued(
             last_reminder=bool(what.get("last_reminder")),
             waited=timedelta(seconds=waited) if waited is not None else None,
             deadline=datetime.fromisoformat(deadline) if deadline is not None else None,
+            sheets=sheets,
         )
     if kind == "scores":
-        m = what["milestone"]
-        milestone = Milestone(m["kind"], m["title"], m["number"], m["data"])
-        return compose.milestone_sheet(game=game, seats=seats, seat=seat, state=state, milestone=milestone)
+        milestone = _milestone(what["milestone"])
+        return compose.milestone_sheet(game=game, seats=seats, seat=seat, state=state, milestones=[milestone])
     if kind == "game_over":
         logged = [(r.seat, r.move) for r in games.move_log(session=session, game_id=game_id)]
         record = compose.record_json(game, seats, logged)
-        return compose.game_over(game=game, seats=seats, seat=seat, state=state, record=record)
+        return compose.game_over(game=game, seats=seats, seat=seat, state=state, record=record, sheets=sheets)
     raise ValueError(f"no email of kind {kind!r} is rendered when it is sent")
+
+
+def _milestone(m: dict[str, Any]) -> Milestone:
+    return Milestone(m["kind"], m["title"], m["number"], m["data"])
 
 
 def queue_organiser_notice(
@@ -381,6 +437,17 @@ def queue_stuck_notices(*, session: Session, now: datetime) -> int:
 def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> list[str]:
     """What happened since ``seat``'s last own move (not a standing one), in plain words as that seat may read it,
     with the server's notes (who left, the organiser's actions, table talk) in their place by time."""
+    after, since, truncated = _last_own_move(session, game, seat)
+    _last, entries, notes = _happened(session, game, seats, seat, after, since)
+    lines = games.rules_of(game).narrate(entries, seat.name, notes)
+    if truncated:
+        lines.insert(0, "Earlier moves are in the log on your page.")
+    return lines
+
+
+def _last_own_move(session: Session, game: Game, seat: Seat) -> tuple[int, datetime, bool]:
+    """The sequence number and time of ``seat``'s last own move (0 and the game's start if none), and whether it
+    lies before the moves read (only the latest STORY_MOVES are)."""
     rules = games.rules_of(game)
     for limit in (min(STORY_FIRST_LOOK, STORY_MOVES), STORY_MOVES):  # its last move is nearly always near
         recent = session.execute(_RECENT, {"game_id": game.id, "limit": limit}).all()
@@ -393,11 +460,19 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
                 break
         if not truncated or len(recent) < limit:
             break
+    return after, since, truncated
+
+
+def _happened(
+    session: Session, game: Game, seats: Sequence[Seat], seat: Seat, after: int, since: datetime
+) -> tuple[int, list[LogEntry], list[Note]]:
+    """The moves logged after move ``after`` and the notes since ``since`` that ``seat`` may read, with the
+    sequence number of the last move read (``after`` if none)."""
     names = {s.position: s.name for s in seats}
-    entries = [
-        LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at))
-        for r in session.execute(_SINCE, {"game_id": game.id, "after": after})
-    ]
+    last, entries = after, []
+    for r in session.execute(_SINCE, {"game_id": game.id, "after": after}):
+        last = r.seq
+        entries.append(LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at)))
     notes: list[Note] = [
         (outbox.as_utc(s.left_at), f"{s.name} left the game; a bot plays for them from now on.")
         for s in seats
@@ -410,10 +485,42 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
         for m in talk.said(session=session, game_id=game.id or 0, names=names, since=since)
         if m.name != seat.name
     ]
-    lines = rules.narrate(entries, seat.name, notes)
+    return last, entries, notes
+
+
+def next_digest_at(seat: Seat, after: datetime) -> datetime:
+    """When the seat's next daily digest is due: the first DIGEST_AT on its local clock after ``after``, moved
+    past its quiet hours."""
+    clock = waits.seat_clock(seat)
+    day = timing.local_date(after, clock.tz)
+    for offset in range(3):
+        for at in timing.instants_at(day + timedelta(days=offset), DIGEST_AT, clock.tz):
+            if at > after:
+                return timing.end_of_quiet(at, clock.quiet, clock.tz)
+    raise AssertionError("a local time of day comes again within three days")
+
+
+def queue_digest(
+    *, session: Session, game: Game, seats: Sequence[Seat], seat: Seat, day: date, now: datetime
+) -> OutboxEmail | None:
+    """Queue ``seat``'s daily digest for its local ``day``: what happened since its last digest or its own last
+    move, whichever is later. None when nothing happened, or the day's digest was queued before."""
+    after, since, truncated = _last_own_move(session, game, seat)
+    digest_at = timing.utc(seat.digest_at)
+    if seat.digest_seq > after and digest_at is not None:
+        after, since, truncated = seat.digest_seq, max(since, digest_at), False
+    last, entries, notes = _happened(session, game, seats, seat, after, since)
+    if not entries and not notes:
+        return None
+    lines = games.rules_of(game).narrate(entries, seat.name, notes)
     if truncated:
         lines.insert(0, "Earlier moves are in the log on your page.")
-    return lines
+    email = compose.digest(game=game, seats=seats, seat=seat, lines=lines, day=day)
+    row = _queue(session, game, seat, email, f"digest:{game.id}:{seat.position}:{day.isoformat()}")
+    if row is not None:
+        seat.digest_seq, seat.digest_at = last, now
+        session.add(seat)
+    return row
 
 
 def _queue(
@@ -457,6 +564,24 @@ def set_reminders(*, session: Session, token: str, on: bool) -> Seat:
     """Turn the settings token's seat's reminders on or off."""
     _game, _seats, seat = settings_seat(session=session, token=token)
     seat.reminders = on
+    session.add(seat)
+    session.flush()
+    return seat
+
+
+def set_email_choices(
+    *, session: Session, token: str, reminders: bool, score_sheets: str, digest: str, now: datetime
+) -> Seat:
+    """Store the settings token's seat's email choices (Refused for a value not offered); a daily digest is
+    first due at the next DIGEST_AT on the seat's clock."""
+    if score_sheets not in SCORE_SHEETS or digest not in DIGESTS:
+        raise Refused("The form offered choices that are not known here. Reload the page and choose again.")
+    _game, _seats, seat = settings_seat(session=session, token=token)
+    seat.reminders = reminders
+    seat.score_sheets = score_sheets
+    if digest != seat.digest:
+        seat.digest = digest
+        seat.next_digest_at = next_digest_at(seat, now) if digest == "daily" else None
     session.add(seat)
     session.flush()
     return seat

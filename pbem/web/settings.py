@@ -1,4 +1,4 @@
-"""A seat's settings page (reminders on or off, leaving the game) and fresh links for expired ones.
+"""A seat's settings page (its email choices, leaving the game) and fresh links for expired ones.
 
 A GET only shows a page. Every change is a CSRF-protected POST, except RFC 8058 one-click
 unsubscribe (a POST whose body is ``List-Unsubscribe=One-Click``, sent by mail clients without
@@ -14,10 +14,12 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from .. import db, flows, games, links
 from ..extensions import csrf
 from ..mail import notify
+from ..models import utcnow
 from .errors import error_page
 
 bp = Blueprint("settings", __name__)
-ACTIONS = ("reminders-on", "reminders-off", "leave")
+ACTIONS = ("choices", "reminders-off", "leave")
+ON_OFF = {"on": True, "off": False}
 FRESH_LINK_RETRY_SECONDS = 600
 
 
@@ -63,28 +65,41 @@ def page(token: str) -> Any:
 
 @bp.post("/settings/<token>")
 def change(token: str) -> Any:
-    """Turn reminders on or off, or leave the game (CSRF-protected form); or RFC 8058 one-click unsubscribe."""
+    """Store the email choices, turn reminders on or off, or leave the game (CSRF-protected forms); or RFC 8058
+    one-click unsubscribe."""
     one_click = request.form.get("List-Unsubscribe") == "One-Click"
     if not one_click:
         csrf.protect()
     action = "reminders-off" if one_click else request.form.get("action", "")
     if action not in ACTIONS:
         return error_page(400, "The form did not name a setting to change.")
+    reminders = ON_OFF.get(request.form.get("reminders", ""))
+    if action == "choices" and reminders is None:
+        return error_page(400, "The form did not say whether you want reminders. Reload the page and choose again.")
     try:
         with db.write_session() as session:
-            if action == "leave":
+            if action == "choices":
+                notify.set_email_choices(
+                    session=session,
+                    token=token,
+                    reminders=bool(reminders),
+                    score_sheets=request.form.get("score_sheets", ""),
+                    digest=request.form.get("digest", ""),
+                    now=utcnow(),
+                )
+            elif action == "leave":
                 game, _seats, seat = notify.settings_seat(session=session, token=token)
                 flows.leave_seat(session=session, game_id=game.id or 0, seat=seat.position)
                 name, game_name = seat.name, game.name
             else:
-                notify.set_reminders(session=session, token=token, on=action == "reminders-on")
+                notify.set_reminders(session=session, token=token, on=False)
     except REFUSALS as exc:
         return _refused(exc)
     if action == "leave":
         return render_template("settings/left.html", name=name, game_name=game_name)
     if one_click:
         return render_template("settings/unsubscribed.html")
-    flash("Reminders are on." if action == "reminders-on" else "Reminders are off.", "done")
+    flash("Your email choices are saved." if action == "choices" else "Reminders are off.", "done")
     return redirect(url_for("settings.page", token=token), code=303)
 
 

@@ -43,37 +43,77 @@ def org_table(app: Flask) -> Table:
     return new_table(app, specs, seed=1, organiser_email="org@example.com")
 
 
+CHOSEN = re.compile(r'<input type="radio" name="([^"]+)" value="([^"]+)" checked>')
+
+
+def chosen(html: str) -> dict[str, str]:
+    """The radio buttons a page has checked, by name."""
+    return dict(CHOSEN.findall(html))
+
+
 def test_the_settings_page_only_shows(client: FlaskClient, app: Flask, table: Table, write_counter: list[str]) -> None:
     token = settings_token(app, table, 1)
     page = client.get(f"/settings/{token}")
     assert page.status_code == 200 and "bob" in page.text and "Test game" in page.text
     assert "They are <strong>on</strong>" in page.text and "Leave the game…" in page.text
-    assert [fields["action"] for _, fields in forms(page.text)] == ["reminders-off"]
+    assert [fields["action"] for _, fields in forms(page.text)] == ["choices"]
+    assert chosen(page.text) == {"reminders": "on", "score_sheets": "separate", "digest": "none"}
+    assert "in your next turn email" in page.text and "none on days when nothing happened" in page.text
     confirm = client.get(f"/settings/{token}?confirm=leave")
-    assert [fields["action"] for _, fields in forms(confirm.text)] == ["leave", "reminders-off"]
+    assert [fields["action"] for _, fields in forms(confirm.text)] == ["leave", "choices"]
     assert client.head(f"/settings/{token}").status_code == 200
     assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"
     assert write_counter == []
-    assert table.seat(1).reminders is True
+    bob = table.seat(1)
+    assert (bob.reminders, bob.score_sheets, bob.digest, bob.next_digest_at) == (True, "separate", "none", None)
 
 
-def test_reminders_are_turned_off_and_on_with_the_form(client: FlaskClient, app: Flask, table: Table) -> None:
+def test_the_email_choices_are_saved_with_one_form(client: FlaskClient, app: Flask, table: Table) -> None:
     token = settings_token(app, table, 1)
     [(action, fields)] = forms(client.get(f"/settings/{token}").text)
     assert action == f"/settings/{token}"
-    response = client.post(action, data=fields)
+    choices = {"reminders": "off", "score_sheets": "folded", "digest": "daily"}
+    response = client.post(action, data={**fields, **choices})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/settings/{token}")
     page = client.get(f"/settings/{token}")
-    assert "Reminders are off." in page.text and "They are <strong>off</strong>" in page.text
-    assert table.seat(1).reminders is False
-    [(action, fields)] = forms(page.text)
-    assert fields["action"] == "reminders-on"
-    assert client.post(action, data=fields).status_code == 303
-    assert table.seat(1).reminders is True
+    assert "Your email choices are saved." in page.text and "They are <strong>off</strong>" in page.text
+    assert chosen(page.text) == choices
+    bob = table.seat(1)
+    assert (bob.reminders, bob.score_sheets, bob.digest) == (False, "folded", "daily")
+    assert bob.next_digest_at is not None, "the first digest is planned"
+    back = {"reminders": "on", "score_sheets": "separate", "digest": "none"}
+    assert client.post(action, data={**fields, **back}).status_code == 303
+    bob = table.seat(1)
+    assert (bob.reminders, bob.score_sheets, bob.digest, bob.next_digest_at) == (True, "separate", "none", None)
     # Without the CSRF token nothing changes.
-    assert_error_page(client.post(action, data={"action": "reminders-off"}), 400, "reload")
+    assert_error_page(client.post(action, data={"action": "choices", **choices}), 400, "reload")
     assert table.seat(1).reminders is True
     assert_error_page(client.post(action, data={**fields, "action": "nonsense"}), 400, "setting")
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        {"reminders": "maybe"},
+        {"reminders": ""},
+        {"score_sheets": "both"},
+        {"score_sheets": "FOLDED"},
+        {"digest": "hourly"},
+        {"digest": "daily\r\nBcc: eve@evil.example"},
+        {"digest": "x" * 5000},
+    ],
+)
+def test_hostile_email_choices_change_nothing(
+    client: FlaskClient, app: Flask, table: Table, hostile: dict[str, str]
+) -> None:
+    token = settings_token(app, table, 1)
+    [(action, fields)] = forms(client.get(f"/settings/{token}").text)
+    good = {"reminders": "off", "score_sheets": "folded", "digest": "daily"}
+    assert_error_page(client.post(action, data={**fields, **good, **hostile}), 400)
+    missing = {k: v for k, v in good.items() if k not in hostile}
+    assert_error_page(client.post(action, data={**fields, **missing}), 400)
+    bob = table.seat(1)
+    assert (bob.reminders, bob.score_sheets, bob.digest, bob.next_digest_at) == (True, "separate", "none", None)
 
 
 @pytest.mark.parametrize("encoding", ["form", "multipart"])
