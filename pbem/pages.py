@@ -7,11 +7,12 @@ Everything comes from the game's protocol (``games.rules_of``); the game's own t
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from engine.errors import FormatError
 from engine.protocol import ChoiceGroup, Result
@@ -19,9 +20,11 @@ from engine.protocol import Game as Rules
 
 from . import games, links, talk, timing, waits
 from .mail import compose
-from .models import Game, Seat, utcnow
+from .models import Game, OutboxEmail, Seat, utcnow
 
 LOG_LINES = 40
+COMMITMENT = re.compile(r"\b[0-9a-f]{64}\b")
+"""A seed's commitment as emails write it: 64 lower-case hex digits."""
 
 
 @dataclass
@@ -191,6 +194,7 @@ class SeedCheck:
     personal_token: str
     commitment: str
     over: bool
+    from_invitation: bool = True
     seed: int | None = None
     digest: str | None = None
 
@@ -205,16 +209,30 @@ def seed_check(*, session: Session, token: str) -> SeedCheck:
     link, game, _seats, seat = resolve(session=session, token=token)
     if link.purpose != links.PERSONAL:
         raise links.LinkInvalid
+    sent = invitation_commitment(session=session, seat=seat)
     check = SeedCheck(
         game=game,
         seat=seat,
         personal_token=token,
-        commitment=compose.commitment(game.seed),
+        commitment=sent or compose.commitment(game.seed),
         over=game.status == "finished",
+        from_invitation=sent is not None,
     )
     if check.over:
         check.seed, check.digest = game.seed, seed_digest(str(game.seed))
     return check
+
+
+def invitation_commitment(*, session: Session, seat: Seat) -> str | None:
+    """The commitment the seat's invitation email said (as it was written then), or None if none is stored."""
+    body = session.exec(
+        select(OutboxEmail.text_body)
+        .where(col(OutboxEmail.seat_id) == seat.id, col(OutboxEmail.kind) == "invitation")
+        .order_by(col(OutboxEmail.id))
+        .limit(1)
+    ).first()
+    found = COMMITMENT.search(body or "")
+    return found.group(0) if found else None
 
 
 def seed_digest(seed: str) -> str:
