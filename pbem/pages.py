@@ -136,9 +136,9 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
 
 
 def already_played(*, session: Session, link: links.Link, decision: str | int | None) -> str:
-    """What was played at the decision ``decision`` of the link's seat, by whom and when, in the seat's words:
-    'ann chose: Drew a card from draw pile 2 (Monday 23 November 2026, 11:05 (UTC)).', or 'This choice was already
-    made.' when the log has no such move."""
+    """What was played at the decision ``decision`` of the link's seat, by whom and when, as the seat may see it:
+    'This choice was already made. ann played on Monday 23 November 2026, 11:05 (UTC): <the move's events>', or
+    just the first sentence when the log has no such move."""
     plain = "This choice was already made."
     if decision is None:
         return plain

@@ -89,9 +89,9 @@ def make_move(token: str) -> Any:
             return error_page(400, str(exc), "That move is not allowed")
     if decision is None and not _standing(rules, seat.name, move):
         return error_page(400, "The form did not say which decision it was made for. Reload the page.")
-    if len(request.form.getlist("say")) > 1:
-        return error_page(400, "The form sent more than one message.")
     message = request.form.get("say", "")
+    if len(request.form.getlist("say")) > 1 or len(message) > MAX_VALUE:
+        return error_page(400, "The form did not send one message.")
     message = message if message.strip() else ""
     db.drop_session()  # the read is done: its connection goes back to the pool before the write takes one
     try:
