@@ -109,7 +109,8 @@ def make_move(token: str) -> Any:
             nonce = outcome.seats[link.seat].nonce
     except games.AlreadyPlayed:
         made = pages.already_played(session=db.get_session(), link=link, decision=decision)
-        flash(f"{made} Here is the game as it is now.{' Your message was not sent.' if message else ''}", "notice")
+        unsent = " Your message was not sent." if message else ""
+        flash(f"Already played. {made} Here is the game as it is now.{unsent}", "notice")
         personal = token if link.purpose == links.PERSONAL else None
         return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
     except talk.TooChatty as exc:

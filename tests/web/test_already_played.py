@@ -41,7 +41,7 @@ def test_a_used_link_names_the_move_that_was_made(app: Flask, client: FlaskClien
     response = client.post(f"/play/{link}", data={"csrf_token": csrf}, follow_redirects=True)
     assert response.status_code == 200 and table.moves_logged() == 1
     notice = " ".join(response.text.split('class="flash notice">')[1].split("</p>")[0].split())
-    assert notice.startswith(f"This choice was already made. ann played on {when}: {what}")
+    assert notice.startswith(f"Already played. This choice was already made. ann played on {when}: {what}")
 
 
 def test_a_decision_the_log_never_saw_is_just_already_made(app: Flask, client: FlaskClient, table: Table) -> None:

@@ -132,3 +132,12 @@ def test_the_rate_limit_refuses_the_move_too(app: Flask, client: FlaskClient, ta
     assert csrf
     assert client.post(action, data={**fields, "csrf_token": csrf.group(1), "say": ""}).status_code == 303
     assert table.moves_logged() == 1, "without the message the move goes through"
+
+
+def test_a_message_with_a_move_already_played_is_not_sent(app: Flask, client: FlaskClient, table: Table) -> None:
+    token = table.move_token(0, {"do": "draw", "pile": "draw1"})
+    csrf, _ = form_fields(client.get(f"/play/{token}").text)
+    assert client.post(f"/play/{token}", data={"csrf_token": csrf, "say": "first"}).status_code == 303
+    again = client.post(f"/play/{token}", data={"csrf_token": csrf, "say": "second"}, follow_redirects=True)
+    assert "Already played." in again.text and "Your message was not sent." in again.text
+    assert table.moves_logged() == 1 and messages(app) == ["first"]
