@@ -249,3 +249,20 @@ def test_the_page_on_a_desktop(desktop: Browse, table: Table) -> None:
     desktop.assert_fits(1280)
     desktop.shot("1-start")
     desktop.assert_clean()
+
+
+def test_the_seed_check_pages_fit_a_phone(phone: Browse, table: Table) -> None:
+    """The seed check of a running game and the compare form, with its answer, fit 360 px."""
+    page = phone.page
+    phone.open(f"/play/{table.personal(0)}/check")
+    expect(page.locator("body")).to_contain_text("The game is not over yet")
+    phone.assert_fits(360)
+    phone.open("/check")
+    page.get_by_label("Seed").fill("12345")
+    page.get_by_label("Commitment").fill("5994471abb01112afcc18159f6cc74b4f511b99806da59b3caf5a9c173cacfc5")
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Compare").click()
+    expect(page.locator(".flash")).to_contain_text("Match: this seed is the one")
+    phone.assert_fits(360)
+    phone.shot("compare")
+    phone.assert_clean()

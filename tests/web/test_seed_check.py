@@ -24,7 +24,7 @@ COMMITMENT = hashlib.sha256(str(SEED).encode()).hexdigest()
 
 
 def words(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+    return " ".join(re.sub(r"<[^>]+>", " ", html.replace("<wbr>", "")).split())
 
 
 def finished_table(app: Flask) -> Table:
@@ -57,6 +57,7 @@ def test_a_running_game_keeps_its_seed_until_the_end(app: Flask, client: FlaskCl
 def test_the_page_of_a_finished_game_says_match_and_offers_the_record(app: Flask, client: FlaskClient) -> None:
     table = finished_table(app)
     token = table.personal(0)
+    assert f'href="/play/{token}/check"' in client.get(f"/play/{token}").text, "the finished page links to it"
     response = client.get(f"/play/{token}/check")
     assert response.status_code == 200 and response.headers["Cache-Control"].startswith("no-store")
     text = words(response.text)
