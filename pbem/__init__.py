@@ -45,7 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, errors, front, help, play, security, settings
+    from .web import admin, away, check, errors, front, help, play, security, settings
 
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
@@ -53,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["game_style_url"] = play.style_url
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
+    app.register_blueprint(check.bp)
     app.register_blueprint(admin.bp)
     if app.config["DEVELOPMENT"]:
         from .web import mailbox

@@ -12,9 +12,9 @@ from typing import Any
 
 from sqlmodel import Session
 
-from . import games, timing
+from . import games, talk, timing
 from .mail import notify
-from .models import Game
+from .models import Game, utcnow
 
 
 def create_game(
@@ -54,8 +54,15 @@ def apply_move(
     decision: str | int | None,
     source: str,
     nonce_tag: str | None = None,
+    message: str = "",
 ) -> games.MoveOutcome:
-    """Apply one move (``games.apply_move``), then queue what it calls for: score sheets, game over, a turn email."""
+    """Apply one move (``games.apply_move``), then queue what it calls for: score sheets, game over, a turn email.
+
+    With ``message``, the seat says it to the table first (``talk.say``), in the same transaction: a message that
+    is refused (``talk.BadMessage``, ``talk.TooChatty``) refuses the move too.
+    """
+    if message:
+        talk.say(session=session, game_id=game_id, seat=seat, text=message, nonce_tag=nonce_tag, now=utcnow())
     outcome = games.apply_move(
         session=session,
         game_id=game_id,

@@ -633,6 +633,25 @@ def replay_game(*, session: Session, game_id: int) -> Any:
     return state
 
 
+def decision_record(*, session: Session, game_id: int, seat: int, decision: str) -> MoveRecord | None:
+    """The logged move that made ``seat``'s decision ``decision`` (the latest, if its id came up again), found
+    by replaying the log from the seed; None if that seat never had that decision open."""
+    game = get_game(session=session, game_id=game_id)
+    rules = rules_of(game)
+    names = [s.name for s in seats_of(session=session, game_id=game_id)]
+    if not 0 <= seat < len(names):
+        return None
+    state = rules.new_game(names, game.options, game.seed)
+    found = None
+    for record in move_log(session=session, game_id=game_id):
+        if record.seat == seat:
+            mine = rules.waiting_for(state).get(names[seat])
+            if mine is not None and mine.id == decision:
+                found = record
+        rules.apply(state, rules.parse_move(names[record.seat], record.move))
+    return found
+
+
 def verify_game(*, session: Session, game_id: int) -> bool:
     """True if replaying the log gives exactly the stored snapshot."""
     game = get_game(session=session, game_id=game_id)

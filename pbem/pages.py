@@ -6,20 +6,25 @@ Everything comes from the game's protocol (``games.rules_of``); the game's own t
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from engine.errors import FormatError
 from engine.protocol import ChoiceGroup, Result
 from engine.protocol import Game as Rules
 
 from . import games, links, talk, timing, waits
-from .models import Game, Seat, utcnow
+from .mail import compose
+from .models import Game, OutboxEmail, Seat, utcnow
 
 LOG_LINES = 40
+COMMITMENT = re.compile(r"\b[0-9a-f]{64}\b")
+"""A seed's commitment as emails write it: 64 lower-case hex digits."""
 
 
 @dataclass
@@ -51,6 +56,7 @@ class SeatPage:
     pending: dict[str, Any] | None = None
     pending_open: bool = False
     pending_label: str = ""
+    pending_made: str = ""
     refresh_seconds: int = 60
     progress: list[str] = field(default_factory=list)
     headline: str = ""
@@ -124,7 +130,31 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         page.pending_open = open_now and _legal(rules, state, seat.name, link.move)
         page.pending_label = choice_label(page.choices, link.move) if page.pending_open else ""
         page.pending_label = page.pending_label or rules.describe_move(link.move)
+        if not open_now:
+            page.pending_made = already_played(session=session, link=link, decision=link.decision)
     return page
+
+
+def already_played(*, session: Session, link: links.Link, decision: str | int | None) -> str:
+    """What was played at the decision ``decision`` of the link's seat, by whom and when, as the seat may see it:
+    'This choice was already made. ann played on Monday 23 November 2026, 11:05 (UTC): <the move's events>', or
+    just the first sentence when the log has no such move."""
+    plain = "This choice was already made."
+    if decision is None:
+        return plain
+    record = games.decision_record(session=session, game_id=link.game_id, seat=link.seat, decision=str(decision))
+    if record is None:
+        return plain
+    game = games.get_game(session=session, game_id=link.game_id)
+    seats = games.seats_of(session=session, game_id=link.game_id)
+    rules, me, who = games.rules_of(game), seats[link.seat], seats[record.seat].name
+    said = [t for e in record.events if (t := rules.describe(e, me.name))]
+    body = {k: v for k, v in record.move.items() if k != "player"}
+    what = " ".join(said) or rules.describe_move(body) + "."
+    by = {"bot": "A bot", "timeout": "At the deadline a bot", "admin": "The organiser"}
+    by_whom = f"{by[record.source]}, for {who}," if record.source in by else who
+    at = timing.local_datetime(record.created_at, me.timezone)
+    return f"{plain} {by_whom} played on {at}: {what}"
 
 
 def _legal(rules: Rules, state: Any, player: str, move: Mapping[str, Any]) -> bool:
@@ -152,3 +182,77 @@ def choice_label(choices: Choices | None, move: Mapping[str, Any]) -> str:
             if {k: str(v) for k, v in choice.move.items()} == wanted:
                 return choice.label
     return ""
+
+
+@dataclass
+class SeedCheck:
+    """The fair-play check of a seat's game: the commitment every player received in the invitation and, once
+    the game is over, the seed and its SHA-256 computed now."""
+
+    game: Game
+    seat: Seat
+    personal_token: str
+    commitment: str
+    over: bool
+    from_invitation: bool = True
+    seed: int | None = None
+    digest: str | None = None
+
+    @property
+    def matches(self) -> bool:
+        """True when the seed's SHA-256 is the commitment."""
+        return self.digest == self.commitment
+
+
+def seed_check(*, session: Session, token: str) -> SeedCheck:
+    """The seed check for a personal link (a GET: reads only); the seed only once the game is over."""
+    link, game, _seats, seat = resolve(session=session, token=token)
+    if link.purpose != links.PERSONAL:
+        raise links.LinkInvalid
+    sent = invitation_commitment(session=session, seat=seat)
+    check = SeedCheck(
+        game=game,
+        seat=seat,
+        personal_token=token,
+        commitment=sent or compose.commitment(game.seed),
+        over=game.status == "finished",
+        from_invitation=sent is not None,
+    )
+    if check.over:
+        check.seed, check.digest = game.seed, seed_digest(str(game.seed))
+    return check
+
+
+def invitation_commitment(*, session: Session, seat: Seat) -> str | None:
+    """The commitment the seat's invitation email said (as it was written then), or None if none is stored."""
+    body = session.exec(
+        select(OutboxEmail.text_body)
+        .where(col(OutboxEmail.seat_id) == seat.id, col(OutboxEmail.kind) == "invitation")
+        .order_by(col(OutboxEmail.id))
+        .limit(1)
+    ).first()
+    found = COMMITMENT.search(body or "")
+    return found.group(0) if found else None
+
+
+def seed_digest(seed: str) -> str:
+    """The SHA-256 of a seed as written (its decimal digits), in hex: what a commitment must equal."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def game_record(*, session: Session, token: str) -> tuple[str, str]:
+    """The record of a finished game (its file name and JSON text) for a personal link; NotOverYet while the game
+    runs (the record holds the seed)."""
+    link, game, seats, _seat = resolve(session=session, token=token)
+    if link.purpose != links.PERSONAL:
+        raise links.LinkInvalid
+    if game.status != "finished":
+        raise NotOverYet("The record can be downloaded once the game is over.")
+    logged = [(r.seat, r.move) for r in games.move_log(session=session, game_id=game.id or 0)]
+    return f"{game.game}-{game.id}.json", compose.record_json(game, seats, logged)
+
+
+class NotOverYet(games.ServiceError):
+    """What only a finished game shows (its seed, its record) was asked for while it runs."""
+
+    status = 409

@@ -26,6 +26,10 @@ class TooChatty(games.ServiceError):
     retry_after = int(WINDOW.total_seconds())
 
 
+class BadMessage(games.ServiceError):
+    """A message that cannot be said: empty, too long, more than one line, invisible characters."""
+
+
 @dataclass(frozen=True)
 class Said:
     """One message as pages and emails show it."""
@@ -44,7 +48,10 @@ def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str 
         raise games.GamePaused("This game was stopped by its organiser: the table is closed.")
     if seats[seat].is_bot:
         raise games.ServiceError(f"{seats[seat].name} is played by a bot")
-    line = games.check_name(text, "your message", LONGEST)
+    try:
+        line = games.check_name(text, "your message", LONGEST)
+    except games.ServiceError as exc:
+        raise BadMessage(exc.message) from None
     recent = session.exec(
         select(func.count())
         .select_from(Message)

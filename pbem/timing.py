@@ -389,10 +389,19 @@ def long_date(day: date) -> str:
     return f"{day.day} {day:%B %Y}"
 
 
-def local_datetime(instant: datetime, tz: tzinfo) -> str:
-    """An instant on the clock of ``tz``, in plain words: Thursday 12 March 2026, 14:05 CET."""
-    local = instant.astimezone(tz)
-    return f"{local:%A} {long_date(local.date())}, {local:%H:%M} {local.tzname()}"
+def local_datetime(instant: datetime, tz: tzinfo | str) -> str:
+    """An instant (naive means UTC) on the clock of ``tz`` (a zone or its name), in plain words, with the zone's
+    name: Thursday 12 March 2026, 14:05 (Europe/Amsterdam). The one time label of pages, emails and admin."""
+    zone_of = zone(tz) if isinstance(tz, str) else tz
+    local = (instant if instant.tzinfo is not None else instant.replace(tzinfo=UTC)).astimezone(zone_of)
+    return f"{local:%A} {long_date(local.date())}, {local:%H:%M} ({zone_name(zone_of)})"
+
+
+def zone_name(tz: tzinfo) -> str:
+    """The name a time zone is known by: 'Europe/Amsterdam', 'UTC'."""
+    if tz is UTC:
+        return "UTC"
+    return str(getattr(tz, "key", None) or tz.tzname(None) or tz)
 
 
 # ---------------------------------------------------------------------------------------------- the page

@@ -18,7 +18,6 @@ from datetime import date, datetime, timedelta
 from email.errors import HeaderParseError
 from email.headerregistry import Address
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import current_app
 from jinja2 import Environment, Template
@@ -27,6 +26,7 @@ from engine.protocol import Milestone, Result
 
 from .. import games, links, timing
 from ..models import Game, Seat
+from ..timing import local_datetime as local_time
 from . import outbox
 
 KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser")
@@ -85,6 +85,11 @@ def personal_url(game: Game, seat: Seat) -> str:
     return links.external_url("play.page", token=links.personal_token(game.id or 0, seat.position, seat.nonce))
 
 
+def check_url(game: Game, seat: Seat) -> str:
+    """The seat's page that checks the seed against the commitment of the invitation (once the game is over)."""
+    return links.external_url("check.seed", token=links.personal_token(game.id or 0, seat.position, seat.nonce))
+
+
 def rules_url(game: Game, seat: Seat) -> str:
     """How to play the seat's game, with its options."""
     token = links.personal_token(game.id or 0, seat.position, seat.nonce)
@@ -131,12 +136,6 @@ def render(kind: str, **context: Any) -> tuple[str, str]:
     text = env.get_template(f"email/{kind}.txt").render(context)
     html = env.get_template(f"email/{kind}.html").render(context)
     return text.strip() + "\n", html
-
-
-def local_time(when: datetime, timezone: str) -> str:
-    """'Monday 24 November 2026, 18:00 (Europe/Amsterdam)': a UTC time in a seat's time zone."""
-    local = outbox.as_utc(when).astimezone(ZoneInfo(timezone))
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M} ({timezone})"
 
 
 def duration(delta: timedelta) -> str:
@@ -327,6 +326,7 @@ def game_over(
         "winners": list(result.winners),
         "seed": game.seed,
         "commitment": commitment(game.seed),
+        "check_url": check_url(game, seat),
         "filename": f"{rules.key}-{game.id}.json",
         "sheets": list(sheets),
     }

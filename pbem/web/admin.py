@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import available_timezones
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
 from flask_login import UserMixin, current_user, login_user, logout_user
@@ -102,12 +102,10 @@ def _require_login() -> BaseResponse | None:
 
 @bp.app_template_filter("admin_time")
 def _when(value: datetime | None) -> str:
-    """A time in the organiser's time zone: ``2026-11-21 14:03 CET``."""
+    """A time in the organiser's time zone: ``Saturday 21 November 2026, 14:03 (Europe/Amsterdam)``."""
     if value is None:
         return "–"
-    zone = current_user.actor.timezone if current_user.is_authenticated else "UTC"
-    local = value.replace(tzinfo=value.tzinfo or UTC).astimezone(ZoneInfo(zone))
-    return local.strftime("%Y-%m-%d %H:%M %Z")
+    return timing.local_datetime(value, current_user.actor.timezone if current_user.is_authenticated else "UTC")
 
 
 @bp.app_template_filter("admin_ago")

@@ -20,7 +20,7 @@ from .errors import error_page
 from .settings import expired_page
 
 bp = Blueprint("play", __name__)
-NOT_MOVE = ("csrf_token", "decision")
+NOT_MOVE = ("csrf_token", "decision", "say")
 """The form fields that are not part of the move: every other field is."""
 MAX_FIELDS = 16
 MAX_VALUE = 100_000
@@ -50,7 +50,8 @@ def page(token: str) -> Any:
         data = pages.seat_page(session=db.get_session(), token=token)
     except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
         return link_error(exc)
-    return render_template("play/page.html", page=data, parts=parts_of(data.key))
+    say = request.args.get("say", "")[: talk.LONGEST]
+    return render_template("play/page.html", page=data, parts=parts_of(data.key), say=say if say.strip() else "")
 
 
 @bp.get("/play/<token>/log")
@@ -88,6 +89,10 @@ def make_move(token: str) -> Any:
             return error_page(400, str(exc), "That move is not allowed")
     if decision is None and not _standing(rules, seat.name, move):
         return error_page(400, "The form did not say which decision it was made for. Reload the page.")
+    message = request.form.get("say", "")
+    if len(request.form.getlist("say")) > 1 or len(message) > MAX_VALUE:
+        return error_page(400, "The form did not send one message.")
+    message = message if message.strip() else ""
     db.drop_session()  # the read is done: its connection goes back to the pool before the write takes one
     try:
         with db.write_session() as session:
@@ -99,12 +104,19 @@ def make_move(token: str) -> Any:
                 decision=decision,
                 source=source,
                 nonce_tag=link.nonce_tag,
+                message=message,
             )
             nonce = outcome.seats[link.seat].nonce
     except games.AlreadyPlayed:
-        flash("Already played: that decision was made before. Here is the game as it is now.", "notice")
+        made = pages.already_played(session=db.get_session(), link=link, decision=decision)
+        unsent = " Your message was not sent." if message else ""
+        flash(f"Already played. {made} Here is the game as it is now.{unsent}", "notice")
         personal = token if link.purpose == links.PERSONAL else None
         return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
+    except talk.TooChatty as exc:
+        return _refused(429, exc.message, rules.describe_move(move), [("Retry-After", str(exc.retry_after))])
+    except talk.BadMessage as exc:
+        return _refused(400, exc.message, rules.describe_move(move))
     except games.LinkRevoked as exc:
         return link_error(exc)
     except games.TooManyChanges as exc:
@@ -114,6 +126,17 @@ def make_move(token: str) -> Any:
         return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")
     flash(f"Done: {rules.describe_move(move)}.", "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
+
+
+def _refused(
+    status: int, reason: str, label: str, headers: list[tuple[str, str]] | None = None
+) -> tuple[str, int, list[tuple[str, str]]]:
+    """The page for a move refused because of its message: nothing was done; the same move is offered again,
+    with the message as typed."""
+    form = request.form
+    kept = [(name, form[name]) for name in form if name not in ("csrf_token", "say")]
+    page = render_template("play/refused.html", reason=reason, label=label, kept=kept, message=form.get("say", ""))
+    return page, status, headers or []
 
 
 def _back(personal: str) -> BaseResponse | Response:

@@ -9,7 +9,6 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -18,7 +17,7 @@ from sqlmodel import col
 from werkzeug.test import TestResponse
 
 from engine import call_to_glory as glory
-from pbem import admin, db, games
+from pbem import admin, db, games, timing
 from pbem.models import AdminAction, Game, OutboxEmail
 from tests.apps import Table
 
@@ -144,7 +143,7 @@ def test_the_list_shows_mail_stuck_for_an_hour_as_needing_attention(
                 update(OutboxEmail).where(col(OutboxEmail.game_id) == table.game_id)
                 .values(status="queued", attempts=3, created_at=since, last_error="connecting to smtp:25: refused")
             )  # fmt: skip
-    shown = (now - timedelta(hours=2)).astimezone(ZoneInfo("Europe/Amsterdam")).strftime("%Y-%m-%d %H:%M %Z")
+    shown = timing.local_datetime(now - timedelta(hours=2), "Europe/Amsterdam")
     page = assert_page(admin_client.get("/admin/"), 200, "mail stuck since", shown)
     assert page.count("mail stuck since") == 1, "a failure younger than MAIL_STUCK_NOTICE_MINUTES is not stuck yet"
     attention = assert_page(admin_client.get("/admin/?attention=1"), 200, "1 game matches", "Game 1", "mail stuck")

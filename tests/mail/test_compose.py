@@ -299,7 +299,9 @@ def test_invitation_carries_the_seed_commitment_and_game_over_reveals_the_seed(a
     final = friday.state()
     for row in over:
         assert "The seed was 12345" in row.text_body and commitment in row.text_body
-        assert "printf %s 12345 | sha256sum" in row.text_body
+        assert "sha256sum" not in row.text_body, "no shell command: a page does the check"
+        check = re.search(r"http://127\.0\.0\.1:5000/play/(\S+)/check\n", row.text_body)
+        assert check and f'href="http://127.0.0.1:5000/play/{check.group(1)}/check"' in row.html_body
         [attachment] = row.attachments
         assert attachment["filename"] == f"call-to-glory-{friday.game_id}.json"
         assert attachment["content_type"] == "application/json"

@@ -39,7 +39,7 @@ def test_the_page_shows_the_form_and_a_get_writes_nothing(
     write_counter.clear()
     html = page(client, table.personal(0))
     assert 'id="away"' in html and 'name="until"' in html and 'min="2026-06-01"' in html and 'max="2026-06-14"' in html
-    assert "Your deadline: <strong>Thursday 4 June 2026, 10:00 UTC</strong>" in html
+    assert "Your deadline: <strong>Thursday 4 June 2026, 10:00 (UTC)</strong>" in html
     assert "the bot plays the rest of your turn" in html
     assert "Quiet hours: 22:00-08:00 (the default)" in html
     assert "Your deadline" not in page(client, table.personal(1)), "only the player to act has a deadline"

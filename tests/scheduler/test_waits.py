@@ -167,9 +167,9 @@ def test_each_seat_s_page_can_show_its_own_deadline(app: Flask, clock: Clock) ->
     seats = [seat_row(app, table.game_id, p) for p in range(3)]
     rows = [wait_row(app, table.game_id, 1), wait_row(app, table.game_id, 2)]
     info = {w.seat: timing.page_info(game=game, seats=seats, me=seats[w.seat], now=clock.now, wait=w) for w in rows}
-    assert info[1].deadline == "Thursday 4 June 2026, 10:00 UTC"
+    assert info[1].deadline == "Thursday 4 June 2026, 10:00 (UTC)"
     # 72 h plus her 41 h away (from 07:00 EDT on 1 June to the end of 2 June in New York), on her clock
-    assert info[2].deadline == "Friday 5 June 2026, 23:00 EDT"
+    assert info[2].deadline == "Friday 5 June 2026, 23:00 (America/New_York)"
 
 
 def test_a_wait_left_behind_is_dropped_by_the_sweep_not_acted_on(app: Flask, clock: Clock, mail: Mail) -> None:

@@ -249,3 +249,47 @@ def test_the_page_on_a_desktop(desktop: Browse, table: Table) -> None:
     desktop.assert_fits(1280)
     desktop.shot("1-start")
     desktop.assert_clean()
+
+
+def test_the_seed_check_pages_fit_a_phone(phone: Browse, table: Table) -> None:
+    """The seed check of a running game and the compare form, with its answer, fit 360 px."""
+    page = phone.page
+    phone.open(f"/play/{table.personal(0)}/check")
+    expect(page.locator("body")).to_contain_text("The game is not over yet")
+    phone.assert_fits(360)
+    phone.open("/check")
+    page.get_by_label("Seed").fill("12345")
+    page.get_by_label("Commitment").fill("5994471abb01112afcc18159f6cc74b4f511b99806da59b3caf5a9c173cacfc5")
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Compare").click()
+    expect(page.locator(".flash")).to_contain_text("Match: this seed is the one")
+    phone.assert_fits(360)
+    phone.shot("compare")
+    phone.assert_clean()
+
+
+def test_a_message_goes_with_a_move_on_a_phone(phone: Browse, table: Table) -> None:
+    """Write a message, add it to the move, press a move button: the move is made and the table sees the message;
+    on a move link's confirm page the message box sits above the button."""
+    page = phone.page
+    phone.open(f"/play/{table.personal(0)}")
+    page.get_by_label("Say something with your move").fill("Good luck, all")
+    with page.expect_navigation(wait_until="load"):
+        page.get_by_role("button", name="Add to my move").click()
+    expect(page.get_by_label("Your message goes with the move you choose")).to_have_value("Good luck, all")
+    phone.assert_fits(360)
+    phone.shot("1-message-ready")
+    click_move(page, "Draw from draw pile 1")
+    expect(page.locator(".flash")).to_contain_text("Done: Draw from draw pile 1")
+    expect(page.locator(".talk .said")).to_contain_text("ann: Good luck, all")
+    assert table.moves_logged() == 1
+
+    phone.open(f"/play/{table.move_token(0, {'do': 'draw', 'pile': 'draw2'})}")
+    confirm = page.locator(".confirm")
+    confirm.get_by_label("A message to the table with your move").fill("And another")
+    with page.expect_navigation(wait_until="load"):
+        confirm.get_by_role("button", name="Draw from draw pile 2").click()
+    expect(page.locator(".talk .said")).to_contain_text("ann: And another")
+    assert table.moves_logged() == 2
+    phone.assert_fits(360)
+    phone.assert_clean()

@@ -167,7 +167,7 @@ def test_a_decision_that_is_not_open_is_already_played(client: FlaskClient, tabl
     before = snapshot(table)
     response = _post(client, token, {"csrf_token": csrf, "decision": decision, **DRAW1})
     assert response.status_code == 303
-    assert "Already played" in client.get(response.headers["Location"]).text
+    assert "This choice was already made." in client.get(response.headers["Location"]).text
     assert snapshot(table) == before
 
 
@@ -185,7 +185,7 @@ def test_decision_other_than_the_open_one_changes_nothing(client: FlaskClient, t
     assert not TRACE.search(response.text)
     assert snapshot(table) == before
     if response.status_code == 303:
-        assert "Already played" in client.get(response.headers["Location"]).text
+        assert "This choice was already made." in client.get(response.headers["Location"]).text
 
 
 def test_move_out_of_turn_is_refused(client: FlaskClient, table: Table) -> None:
