@@ -124,8 +124,14 @@ def make_move(token: str) -> Any:
     except games.ServiceError as exc:
         rule = f"{exc.rule}: " if exc.rule else ""
         return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")
-    flash(f"Done: {rules.describe_move(move)}.", "done")
+    flash(f"Done: {_done_label(rules, outcome, seat.name, move)}.", "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
+
+
+def _done_label(rules: Rules, outcome: games.MoveOutcome, player: str, move: dict[str, Any]) -> str:
+    """What was done, in the words of the button that offered it (the engine's plain words otherwise)."""
+    offered = pages.choices_for(rules, outcome.before.state, player) if outcome.before is not None else None
+    return pages.choice_label(offered, move) or rules.describe_move(move)
 
 
 def _refused(
