@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint demo bench bench-web bench-sweep play clean
+.PHONY: help run test lint demo bench bench-web bench-sweep play clean i18n-extract i18n-update i18n-compile i18n-check
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -16,14 +16,20 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/pbem i18n compile
 	touch $(STAMP)
 
-run: $(STAMP)  ## migrate the SQLite database, start a demo game and serve it at http://127.0.0.1:5000
+CATALOGS := $(wildcard pbem/translations/*/LC_MESSAGES/messages.po)
+
+$(CATALOGS:.po=.mo): %.mo: %.po | $(STAMP)
+	$(BIN)/pbem i18n compile
+
+run: $(STAMP) $(CATALOGS:.po=.mo)  ## migrate the SQLite database, start a demo game and serve it at http://127.0.0.1:5000
 	$(BIN)/pbem db-upgrade
 	$(BIN)/pbem demo
 	$(BIN)/pbem serve --host 127.0.0.1 --port 5000
 
-test: $(STAMP)  ## run the whole test suite (lint and type checks included)
+test: $(STAMP) $(CATALOGS:.po=.mo)  ## run the whole test suite (lint and type checks included)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff and mypy
@@ -45,6 +51,18 @@ bench-sweep: $(STAMP)  ## sweep speed: reminder and deadline sweeps over 100,000
 
 play: $(STAMP)  ## heuristic bot against two random bots, 1000 games
 	$(BIN)/python -m engine play --players 3 --bots heuristic,random,random --games 1000 --seed 1
+
+i18n-extract: $(STAMP)  ## collect the texts to translate into pbem/translations/messages.pot
+	$(BIN)/pbem i18n extract
+
+i18n-update: i18n-extract  ## add new texts to each language's .po (untranslated, never fuzzy)
+	$(BIN)/pbem i18n update
+
+i18n-compile: $(STAMP)  ## compile the .po catalogs to the .mo files the server reads
+	$(BIN)/pbem i18n compile
+
+i18n-check: $(STAMP)  ## list what each language lacks; fails on untranslated or fuzzy texts
+	$(BIN)/pbem i18n check
 
 clean:  ## remove the virtual environment and caches
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -9,7 +9,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config, db, games
+from . import config, db, games, i18n
 from .config import ROOT
 from .extensions import csrf, login_manager
 from .web import html
@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["move_form_html"] = html.move_form
     # Static paths without url_for: error pages must render even when the request's URL could not be bound.
     app.jinja_env.globals["static_url"] = lambda filename: f"{app.static_url_path}/{filename}"
+    i18n.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
     login_manager.init_app(app)

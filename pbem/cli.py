@@ -9,7 +9,7 @@ from sqlmodel import col, select
 
 import engine
 
-from . import db, flows, games, links, scheduler
+from . import db, flows, games, i18n, links, scheduler
 from .models import Game
 
 
@@ -19,6 +19,7 @@ def register(app: Flask) -> None:
         app.cli.add_command(command)
     for command in (scheduler.scheduler_command, scheduler.serve_command):
         app.cli.add_command(command)
+    app.cli.add_command(i18n_group)
 
 
 def _personal_url(game_id: int, seat: int, nonce: str) -> str:
@@ -222,6 +223,66 @@ def create_admin(username: str, email: str | None, timezone: str | None, passwor
         raise click.ClickException(exc.message) from None
     done = "has a new password" if reset else "is created"
     click.echo(f"admin {name!r} {done}: log in at {links.external_url('admin.login')}")
+
+
+POT = i18n.TRANSLATIONS / f"{i18n.DOMAIN}.pot"
+
+
+def _pybabel(*args: str) -> None:
+    from babel.messages.frontend import CommandLineInterface
+
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
+
+
+@click.group("i18n")
+def i18n_group() -> None:
+    """Translation catalogs: extract the texts, update and check the languages, compile them."""
+
+
+@i18n_group.command("extract")
+def i18n_extract() -> None:
+    """Collect every text to translate (Python and templates) into pbem/translations/messages.pot."""
+    root = i18n.TRANSLATIONS.parent.parent
+    _pybabel(
+        "extract", "-F", str(root / "babel.cfg"), "-k", "_l", "--no-location", "--sort-output",
+        "--project", "pbem", "--msgid-bugs-address", "translations@localhost", "-o", str(POT), str(root),
+    )  # fmt: skip
+    click.echo(f"extracted the texts into {POT}")
+
+
+@i18n_group.command("update")
+def i18n_update() -> None:
+    """Bring each language's catalog in line with messages.pot (new texts come in untranslated, never fuzzy)."""
+    _pybabel("update", "-i", str(POT), "-d", str(i18n.TRANSLATIONS), "--no-fuzzy-matching", "--ignore-obsolete")
+    click.echo(f"updated {', '.join(i18n.translated_languages())}")
+
+
+@i18n_group.command("init")
+@click.argument("language")
+def i18n_init(language: str) -> None:
+    """Start the catalog of a new language (such as 'de'); add it to i18n.SUPPORTED to offer it."""
+    _pybabel("init", "-i", str(POT), "-d", str(i18n.TRANSLATIONS), "-l", language)
+    click.echo(f"created {i18n.po_path(language)}: translate it, then `pbem i18n compile`")
+
+
+@i18n_group.command("compile")
+def i18n_compile() -> None:
+    """Compile each catalog (.po) to the .mo file the server reads."""
+    click.echo(f"compiled {', '.join(i18n.compile_catalogs()) or 'nothing'}")
+
+
+@i18n_group.command("check")
+def i18n_check() -> None:
+    """Say what each catalog lacks; fail if a text is untranslated or fuzzy."""
+    missing = False
+    for lang in i18n.translated_languages():
+        report = i18n.check_catalog(lang)
+        click.echo(f"{lang}: {report.total} texts, {len(report.untranslated)} untranslated, {len(report.fuzzy)} fuzzy")
+        for text in report.untranslated + report.fuzzy:
+            click.echo(f"  {text!r}")
+        missing = missing or not report.complete
+    if missing:
+        raise click.ClickException("some texts are not translated")
 
 
 def main() -> None:

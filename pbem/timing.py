@@ -13,6 +13,8 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from . import i18n
+
 TIMEOUTS = ("bot", "pause")
 """What happens at a deadline: the game's default bot decides for the seat until its wait is over, or the game
 pauses."""
@@ -385,23 +387,14 @@ def absence_of(away_from: datetime | None, away_until: date | None, tz: tzinfo) 
 
 
 def long_date(day: date) -> str:
-    """A date in plain words: 12 March 2026."""
-    return f"{day.day} {day:%B %Y}"
+    """A date in plain words, in the current language: 12 March 2026, 12 maart 2026."""
+    return i18n.day(day)
 
 
 def local_datetime(instant: datetime, tz: tzinfo | str) -> str:
-    """An instant (naive means UTC) on the clock of ``tz`` (a zone or its name), in plain words, with the zone's
-    name: Thursday 12 March 2026, 14:05 (Europe/Amsterdam). The one time label of pages, emails and admin."""
-    zone_of = zone(tz) if isinstance(tz, str) else tz
-    local = (instant if instant.tzinfo is not None else instant.replace(tzinfo=UTC)).astimezone(zone_of)
-    return f"{local:%A} {long_date(local.date())}, {local:%H:%M} ({zone_name(zone_of)})"
-
-
-def zone_name(tz: tzinfo) -> str:
-    """The name a time zone is known by: 'Europe/Amsterdam', 'UTC'."""
-    if tz is UTC:
-        return "UTC"
-    return str(getattr(tz, "key", None) or tz.tzname(None) or tz)
+    """An instant (naive means UTC) on the clock of ``tz`` (a zone or its name), in plain words of the current
+    language, with the zone's name: Thursday 12 March 2026, 14:05 (Europe/Amsterdam)."""
+    return i18n.when(instant, zone(tz) if isinstance(tz, str) else tz)
 
 
 # ---------------------------------------------------------------------------------------------- the page

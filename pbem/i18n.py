@@ -1,0 +1,204 @@
+"""Languages: which one a reader gets, the catalogs (Flask-Babel), and dates in the reader's words and zone.
+
+A seat's pages and emails speak the seat's language (``use`` in a view, ``in_language`` in the sender); pages
+reached without a seat follow the ``lang`` cookie set by the visible switch, else the browser's
+``Accept-Language``. Catalogs are ``.po`` files under ``pbem/translations``; their ``.mo`` files are compiled by
+``pbem i18n compile`` (``make`` does it) and, when missing or older than their ``.po``, when the app starts.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel.dates import format_date, format_datetime
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask import Flask, g, has_request_context, request
+from flask_babel import Babel, force_locale, get_locale, refresh
+
+log = logging.getLogger(__name__)
+
+SUPPORTED: tuple[str, ...] = ("en", "nl", "fr")
+"""The languages a reader can choose, the source language first."""
+NAMES: dict[str, str] = {"en": "English", "nl": "Nederlands", "fr": "Français"}
+"""Each language in its own words, as the switch and the forms offer it."""
+DEFAULT = "en"
+COOKIE = "lang"
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+DOMAIN = "messages"
+
+babel = Babel()
+
+
+def language(value: str | None) -> str:
+    """A supported language for ``value`` ('nl', 'nl-BE', 'FR_fr'), else the default."""
+    code = (value or "").replace("_", "-").split("-", 1)[0].strip().lower()
+    return code if code in SUPPORTED else DEFAULT
+
+
+def init_app(app: Flask) -> None:
+    """Install Flask-Babel (gettext in Jinja included) and compile catalogs that are missing or stale."""
+    try:
+        compile_catalogs(only_stale=True)
+    except OSError as error:  # a read-only install: the build step should have compiled them
+        log.warning("could not compile the translation catalogs (%s): run `pbem i18n compile`", error)
+    babel.init_app(
+        app,
+        locale_selector=_select_locale,
+        timezone_selector=_select_timezone,
+        default_translation_directories=str(TRANSLATIONS),
+        default_domain=DOMAIN,
+    )
+    app.jinja_env.globals["languages"] = NAMES
+    app.jinja_env.globals["current_language"] = current
+
+
+def _select_locale() -> str:
+    chosen = g.get("pbem_lang")
+    if chosen:
+        return str(chosen)
+    if has_request_context():
+        cookie = request.cookies.get(COOKIE)
+        if cookie in SUPPORTED:
+            return str(cookie)
+        return request.accept_languages.best_match(SUPPORTED) or DEFAULT
+    return DEFAULT
+
+
+def _select_timezone() -> str:
+    return str(g.get("pbem_tz") or "UTC")
+
+
+def use(lang: str | None, tz: str | None = None) -> None:
+    """Speak ``lang`` (and show times in ``tz``) for the rest of this request: a seat's own language and zone."""
+    g.pbem_lang = language(lang)
+    if tz:
+        g.pbem_tz = tz
+    refresh()
+
+
+def current() -> str:
+    """The language being spoken now ('en' outside any context)."""
+    try:
+        locale = get_locale()
+    except RuntimeError:
+        return DEFAULT
+    return language(str(locale)) if locale is not None else DEFAULT
+
+
+@contextmanager
+def in_language(lang: str | None) -> Iterator[None]:
+    """Speak ``lang`` inside the block (needs an app context: ``force_locale`` does nothing without one)."""
+    with force_locale(language(lang)):
+        yield
+
+
+# ------------------------------------------------------------------------------------------------ dates
+
+
+def zone_name(tz: tzinfo) -> str:
+    """The name a time zone is known by: 'Europe/Amsterdam', 'UTC'."""
+    if tz is UTC:
+        return "UTC"
+    return str(getattr(tz, "key", None) or tz.tzname(None) or tz)
+
+
+def _zone(tz: tzinfo | str) -> tzinfo:
+    if not isinstance(tz, str):
+        return tz
+    try:
+        return UTC if tz in ("", "UTC") else ZoneInfo(tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
+
+
+def when(instant: datetime, tz: tzinfo | str, lang: str | None = None) -> str:
+    """An instant (naive means UTC) on the clock of ``tz``, in the words of ``lang`` (default: the current
+    language), with the zone's name: 'Thursday 12 March 2026, 14:05 (Europe/Amsterdam)', 'donderdag 12 maart
+    2026, 14:05 (Europe/Amsterdam)'. The one time label of pages, emails and admin."""
+    zone_of = _zone(tz)
+    local = (instant if instant.tzinfo is not None else instant.replace(tzinfo=UTC)).astimezone(zone_of)
+    words = format_datetime(local, "EEEE d MMMM y, HH:mm", tzinfo=zone_of, locale=language(lang or current()))
+    return f"{words} ({zone_name(zone_of)})"
+
+
+def day(value: date, lang: str | None = None) -> str:
+    """A date in plain words: '12 March 2026', '12 maart 2026', '12 mars 2026'."""
+    return format_date(value, "d MMMM y", locale=language(lang or current()))
+
+
+# --------------------------------------------------------------------------------------------- catalogs
+
+
+@dataclass(frozen=True)
+class CatalogReport:
+    """What a catalog lacks: messages without a translation and fuzzy ones."""
+
+    language: str
+    total: int
+    untranslated: tuple[str, ...]
+    fuzzy: tuple[str, ...]
+
+    @property
+    def complete(self) -> bool:
+        """True when every message has a translation that is not fuzzy."""
+        return not self.untranslated and not self.fuzzy
+
+
+def po_path(lang: str) -> Path:
+    """The ``.po`` file of a language."""
+    return TRANSLATIONS / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def translated_languages() -> list[str]:
+    """The languages that have a catalog (every supported language but the source one)."""
+    return sorted(p.name for p in TRANSLATIONS.iterdir() if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file())
+
+
+def compile_catalogs(*, only_stale: bool = False) -> list[str]:
+    """Write each language's ``.mo`` next to its ``.po`` (atomically); the languages compiled."""
+    done: list[str] = []
+    if not TRANSLATIONS.is_dir():
+        return done
+    for lang in translated_languages():
+        po = po_path(lang)
+        mo = po.with_suffix(".mo")
+        if only_stale and mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=lang)
+        handle, temporary = tempfile.mkstemp(dir=mo.parent, prefix=".messages-", suffix=".mo")
+        try:
+            with os.fdopen(handle, "wb") as target:
+                write_mo(target, catalog)
+            os.replace(temporary, mo)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        done.append(lang)
+    return done
+
+
+def check_catalog(lang: str) -> CatalogReport:
+    """Read a language's ``.po`` and say what it lacks."""
+    with po_path(lang).open("rb") as source:
+        catalog = read_po(source, locale=lang)
+    untranslated, fuzzy = [], []
+    for message in catalog:
+        if not message.id:
+            continue
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        strings = message.string if isinstance(message.string, tuple | list) else (message.string,)
+        if not all(strings):
+            untranslated.append(key)
+        elif message.fuzzy:
+            fuzzy.append(key)
+    return CatalogReport(lang, len([m for m in catalog if m.id]), tuple(untranslated), tuple(fuzzy))
