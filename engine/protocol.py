@@ -7,6 +7,11 @@ game through these names only; nothing outside the game's package names a card, 
 The state is the game's own (mutable) object: ``apply`` changes it in place, ``clone`` copies it,
 ``to_json``/``from_json`` store it (all hidden information included: keep it private) and
 ``player_view`` is the only projection that may be shown to a player.
+
+Words: every text a game gives (events described, choices, prompts, options …) is in the language of the
+game object, ``Game.lang``; ``Game.speaking(lang)`` gives the same game in another language. The engine
+stays pure: a game carries its own words for each language it knows (no gettext, no request), and the
+server asks for the game speaking the reader's language.
 """
 
 from __future__ import annotations
@@ -24,8 +29,8 @@ class Decision(NamedTuple):
 
     ``id`` stays the same until that player makes the decision (a move link is bound to it): 1 to 64 letters,
     digits or ``._:-``;
-    ``prompt`` says in a few words what is asked; ``wait`` names what the player is waited on for:
-    reminders and deadlines run per wait, so several decisions in a row of one turn can share one
+    ``prompt`` says in a few words what is asked (in the game's ``lang``); ``wait`` names what the player is
+    waited on for: reminders and deadlines run per wait, so several decisions in a row of one turn can share one
     (a game without such turns gives its ``id``).
     """
 
@@ -54,7 +59,7 @@ class Milestone:
     """A point of a game worth an email of its own: a round scored, an act over, the game over.
 
     ``kind`` is the game's word for it (the server only knows ``"game_over"``), ``number`` which one
-    (round 2), ``title`` a short English heading and ``data`` what the game's templates show for it.
+    (round 2), ``title`` a short heading (in the game's ``lang``) and ``data`` what the game's templates show for it.
     """
 
     kind: str
@@ -66,7 +71,8 @@ class Milestone:
 @dataclass(frozen=True, slots=True)
 class OptionField:
     """One option of a game, as a form shows it: ``kind`` is ``bool``, ``choice``, ``int``, ``text`` or ``player``
-    (one of the players' names); ``choices`` (value, label) limit a ``choice`` or ``int`` to those values."""
+    (one of the players' names); ``choices`` (value, label) limit a ``choice`` or ``int`` to those values.
+    Labels and help are in the game's ``lang`` (see ``Game.speaking``); names and values are not."""
 
     name: str
     label: str
@@ -172,6 +178,17 @@ class Game(Protocol):
     option_fields: Sequence[OptionField]
     bots: Mapping[str, Callable[[int], Bot]]
     """Bot kinds by name; each is built from a seed (bots that need none ignore it)."""
+    lang: str
+    """The language of its texts (``"en"``, ``"nl"``, ``"fr"``): ``"en"`` for the object in ``engine.GAMES``."""
+
+    def speaking(self, lang: str) -> Game:
+        """The same game with every text in ``lang``: ``describe``, ``narrate``, ``describe_move``, choices (group
+        titles, labels, notes, closed reasons), ``settings``, ``Decision.prompt``, milestones' titles,
+        ``progress``, ``headline``, option fields (labels, help, choices) and ``OptionsError`` messages, and the
+        texts of ``template_data``. Rules, states, moves, records and events are shared: a state of one is a
+        state of the other, and only words differ. An unknown ``lang`` gives English. Cheap (one object per
+        language, cached): the server asks for it on every request, in the reader's language."""
+        ...
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """Check options (a record's or a form's) for these players: the options with defaults resolved, or

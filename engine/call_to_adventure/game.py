@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, Self
 
 from ..errors import FormatError, OptionsError
 from ..protocol import (
@@ -86,6 +86,12 @@ class CallToAdventure:
         OptionField("card_set", "Card set", "choice", "starter", tuple((n, n.title()) for n in PACKAGED)),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
+    lang = "en"
+    """Its texts are in English: it has no Dutch or French words yet."""
+
+    def speaking(self, lang: str) -> Self:
+        """This game itself, for any ``lang``: its texts are English in every language for now."""
+        return self
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """The options of a record or a form (A2), checked for these players, defaults resolved."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from ..errors import FormatError, OptionsError
 from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, Note, OptionField, Result
@@ -12,47 +12,69 @@ from . import bots, codec, present, record, rules, view, words
 from .cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES, VALUES
 from .moves import Move
 from .state import FINISHED, REVEALING, Options, State, check_players, new_game
+from .words import EN, Words
+from .words_fr import FR
+from .words_nl import NL
 
-_REVEAL: Final = "Reveal a task card"
-_DRAW: Final = {2: "Draw a card (2 of 2 left)", 1: "Draw a card (1 of 2 left)"}
-_ACT: Final = "Lay a set or discard a card"
+LANGUAGES: Final[Mapping[str, Words]] = {"en": EN, "nl": NL, "fr": FR}
+"""The languages Call to Glory speaks, by code."""
 _OPTION_KEYS: Final = ("rounds", "imperial_tasks", "ninja_power", "first_player", "task_decks")
 
 
-def task_table_text(table: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The task-card table as a form shows it: one line per deck, ``A: Emperor, Empress, Daimyo, Shogun``."""
+def task_table_text(table: Mapping[str, Sequence[str]] | None = None, w: Words = EN) -> str:
+    """The task-card table as a form shows it: one line per deck, ``A: Emperor, Empress, Daimyo, Shogun`` (the
+    names in the language of ``w``)."""
     shown: Mapping[str, Sequence[str]] = table or DEFAULT_TASK_TABLE
-    return "\n".join(f"{deck}: {', '.join(t.capitalize() for t in shown[deck])}" for deck in TASK_DECKS)
+    return "\n".join(f"{deck}: {', '.join(w.name(t) for t in shown[deck])}" for deck in TASK_DECKS)
 
 
-def parse_task_table(text: str) -> dict[str, list[str]]:
-    """Read a form's task-card table: decks A, B and C, four card types each (R1)."""
+def parse_task_table(text: str, w: Words = EN) -> dict[str, list[str]]:
+    """Read a form's task-card table: decks A, B and C, four card types each (R1). A card may be named in English
+    or in the language of ``w`` (in any case); the messages are in that language."""
+    names = {n.casefold(): t for t in TYPES for n in (t, w.name(t))}
     table: dict[str, list[str]] = {}
     lines = [line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
     if len(lines) > len(TASK_DECKS):
-        raise FormatError("the task-card table has three lines: A, B and C")
+        raise FormatError(w.text("err_table_lines"))
     for number, line in enumerate(lines, start=1):
         deck, sep, rest = line.partition(":")
         deck = deck.strip().upper()
         if not sep or deck not in TASK_DECKS:
-            raise FormatError(f"line {number} must start with A:, B: or C:")
+            raise FormatError(w.text("err_table_start", number=number))
         if deck in table:
-            raise FormatError(f"deck {deck} is listed twice")
-        cards = [c.strip().lower() for c in rest.split(",") if c.strip()]
+            raise FormatError(w.text("err_table_twice", deck=deck))
+        cards = [c.strip() for c in rest.split(",") if c.strip()]
         for card in cards:
-            if card not in TYPES:
-                known = ", ".join(t.capitalize() for t in TYPES)
-                raise FormatError(f"deck {deck}: {card[:40]!r} is not a card type ({known})")
+            if card.casefold() not in names:
+                known = ", ".join(w.name(t) for t in TYPES)
+                raise FormatError(w.text("err_table_type", deck=deck, name=repr(card.lower()[:40]), known=known))
         if len(cards) != 4:
-            raise FormatError(f"deck {deck} must list 4 card types, not {len(cards)}")
-        table[deck] = cards
+            raise FormatError(w.text("err_table_count", deck=deck, count=len(cards)))
+        table[deck] = [names[c.casefold()] for c in cards]
     missing = [d for d in TASK_DECKS if d not in table]
     if missing:
-        raise FormatError(f"the task-card table has no line for deck {', '.join(missing)}")
+        raise FormatError(w.text("err_table_missing", decks=", ".join(missing)))
     return table
 
 
-def _form_options(data: Mapping[str, Any], errors: dict[str, str]) -> dict[str, Any]:
+def _option_fields(w: Words) -> tuple[OptionField, ...]:
+    """The options of R2 as a form shows them, in the language of ``w``."""
+    return (
+        OptionField(
+            "rounds",
+            w.text("opt_rounds"),
+            "int",
+            None,
+            (("", w.text("opt_rounds_standard")), *((str(n), str(n)) for n in range(1, 5))),
+        ),
+        OptionField("imperial_tasks", w.text("opt_tasks"), "bool", False),
+        OptionField("ninja_power", w.text("opt_ninja"), "bool", False),
+        OptionField("first_player", w.text("opt_first"), "player", None, help=w.text("opt_first_help")),
+        OptionField("task_decks", w.text("opt_decks"), "text", task_table_text(None, w), help=w.text("opt_decks_help")),
+    )
+
+
+def _form_options(data: Mapping[str, Any], errors: dict[str, str], w: Words = EN) -> dict[str, Any]:
     """A form's option values made a record's: the task-card table as text (read only with Imperial Tasks; the
     default table is not stored), and the number of rounds checked against the variant (R2)."""
     out = dict(data)
@@ -61,7 +83,7 @@ def _form_options(data: Mapping[str, Any], errors: dict[str, str]) -> dict[str, 
         del out["task_decks"]
         if out.get("imperial_tasks") is True and decks.strip():
             try:
-                table = parse_task_table(decks)
+                table = parse_task_table(decks, w)
             except FormatError as exc:
                 errors["task_decks"] = str(exc)
             else:
@@ -70,8 +92,7 @@ def _form_options(data: Mapping[str, Any], errors: dict[str, str]) -> dict[str, 
     rounds = out.get("rounds")
     top = 3 if out.get("imperial_tasks") is True else 4
     if type(rounds) is int and not 1 <= rounds <= top:
-        extra = " with Imperial Tasks" if top == 3 else ""
-        errors["rounds"] = f"a game has 1 to {top} rounds{extra} (R2)"
+        errors["rounds"] = w.text("err_rounds_tasks" if top == 3 else "err_rounds", top=top)
     return out
 
 
@@ -104,28 +125,23 @@ class CallToGlory:
     record_format = record.RECORD_FORMAT
     min_players = 2
     max_players = 4
-    option_fields: Sequence[OptionField] = (
-        OptionField(
-            "rounds",
-            "Rounds",
-            "int",
-            None,
-            (("", "Standard: 4, or 3 with Imperial Tasks"), *((str(n), str(n)) for n in range(1, 5))),
-        ),
-        OptionField("imperial_tasks", "Imperial Tasks (V1)", "bool", False),
-        OptionField("ninja_power", "The power of the Ninja (V2)", "bool", False),
-        OptionField(
-            "first_player", "First player", "player", None, help="who starts round 1 (default: the first seat)"
-        ),
-        OptionField(
-            "task_decks",
-            "Task cards (with Imperial Tasks)",
-            "text",
-            task_table_text(),
-            help="One line per deck, four card types each. Replace them to use other task cards.",
-        ),
-    )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
+    _speakers: ClassVar[dict[str, CallToGlory]] = {}
+
+    def __init__(self, words_: Words = EN) -> None:
+        self.words = words_
+        self.lang = words_.lang
+        self.option_fields: Sequence[OptionField] = _option_fields(words_)
+
+    def speaking(self, lang: str) -> CallToGlory:
+        """The same game in ``lang`` (English, Dutch or French; English for any other), one object per language."""
+        words_ = LANGUAGES.get(lang, EN)
+        if words_ is self.words:
+            return self
+        found = self._speakers.get(words_.lang)
+        if found is None:
+            found = self._speakers[words_.lang] = CallToGlory(words_)
+        return found
 
     # Rules -----------------------------------------------------------------------------------------
 
@@ -133,12 +149,12 @@ class CallToGlory:
         """The options of a record or a form (the task-card table may be the text ``task_table_text`` shows),
         checked for these players (R2), defaults resolved; every problem at once."""
         if not isinstance(data, Mapping):
-            raise OptionsError({"": "the options must be an object"})
+            raise OptionsError({"": self.words.text("err_not_object")})
         errors: dict[str, str] = {}
         for key in data:
             if key not in _OPTION_KEYS:
-                errors[str(key)] = f"unknown option {key!r}"
-        data = _form_options(data, errors)
+                errors[str(key)] = self.words.text("err_unknown_option", key=repr(key))
+        data = _form_options(data, errors, self.words)
         try:
             options = Options.from_json(dict(data))
         except FormatError as exc:
@@ -179,7 +195,13 @@ class CallToGlory:
         status = state.status
         if status == FINISHED:
             return {}
-        prompt = _REVEAL if status == REVEALING else _DRAW[state.draws_left] if state.step == "draw" else _ACT
+        w = self.words
+        if status == REVEALING:
+            prompt = w.text("prompt_reveal")
+        elif state.step == "draw":
+            prompt = w.text("prompt_draw", left=state.draws_left)
+        else:
+            prompt = w.text("prompt_act")
         wait = f"{status[0]}{state.round}.{state.turn}"
         return {state.players[state.current]: Decision(str(state.ply), prompt, wait)}
 
@@ -201,7 +223,7 @@ class CallToGlory:
 
     def settings(self, state: State, player: str) -> list[ChoiceGroup]:
         """Where the player's displaced cards go."""
-        return present.settings(state, player)
+        return present.settings(state, player, self.words)
 
     def apply(self, state: State, move: Move, events: list[Event] | None = None) -> None:
         """Apply a move in place (``IllegalMove`` changes nothing)."""
@@ -231,40 +253,47 @@ class CallToGlory:
         out = []
         details = view.round_details(after) if len(after.round_scores) > len(before.round_scores) else []
         for number in range(len(before.round_scores) + 1, len(after.round_scores) + 1):
-            out.append(Milestone("round_scored", f"Round {number} scores", number, details[number - 1]))
+            title = self.words.text("milestone_round", round=number)
+            out.append(Milestone("round_scored", title, number, details[number - 1]))
         if after.status == FINISHED and before.status != FINISHED:
-            out.append(Milestone("game_over", "Game over"))
+            out.append(Milestone("game_over", self.words.text("milestone_over")))
         return out
 
     # Words -----------------------------------------------------------------------------------------
 
     def headline(self, state: State, viewer: str | None, log: Sequence[Event]) -> str:
         """While the first turns of a new round are played, that the last round is over and how it scored."""
-        return present.round_over(state, log)
+        return present.round_over(state, log, self.words)
 
     def template_data(self) -> Mapping[str, Any]:
-        """Each card type's value (the cards show it)."""
-        return {"values": dict(zip(TYPES, VALUES, strict=True))}
+        """Each card type's value (the cards show it) and its name in the game's language (singular, plural)."""
+        return {
+            "values": dict(zip(TYPES, VALUES, strict=True)),
+            "names": {t: self.words.name(t) for t in TYPES},
+            "plurals": {t: self.words.plural(t) for t in TYPES},
+        }
 
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event in plain words."""
-        return words.describe_event(event, viewer)
+        return self.words.describe_event(event, viewer)
 
     def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
         """Logged moves in plain words, one sentence per turn, with the notes in their place by time."""
-        return words.narrative((words.LogEntry(e.player, e.source, e.events, e.at) for e in entries), viewer, notes)
+        return self.words.narrative(
+            (words.LogEntry(e.player, e.source, e.events, e.at) for e in entries), viewer, notes
+        )
 
     def choices(self, state: State, player: str) -> list[ChoiceGroup]:
         """The player's moves grouped for buttons, with what each does and why others are closed."""
-        return present.choices(state, player)
+        return present.choices(state, player, self.words)
 
     def progress(self, state: State, viewer: str | None) -> list[str]:
         """Points on each table now and how near the round's end is."""
-        return present.progress(state, viewer)
+        return present.progress(state, viewer, self.words)
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
-        return words.describe_move(dict(move))
+        return self.words.describe_move(dict(move))
 
     # Records ---------------------------------------------------------------------------------------
 

@@ -13,91 +13,77 @@ from ..protocol import Choice, ChoiceGroup, Closed
 from .cards import DISCARD1, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TYPES, VALUES
 from .rules import discard_target, preferred_pile, round_score
 from .state import DRAW, FINISHED, REVEALING, State
-from .words import a, card, plural
-
-_PILE = ("draw pile 1", "draw pile 2", "discard pile 1", "discard pile 2")
+from .words import EN, Words
 
 
-def _name(t: int) -> str:
-    return TYPES[t].capitalize()
-
-
-def _whose(state: State, owner: int, me: int) -> str:
-    return "your" if owner == me else f"{state.players[owner]}'s"
-
-
-def choices(state: State, player: str) -> list[ChoiceGroup]:
+def choices(state: State, player: str, w: Words = EN) -> list[ChoiceGroup]:
     """The choices of ``player`` now (none unless they must act): draws, lays, discards, Ninjas, task reveals."""
     if state.status == FINISHED or state.players[state.current] != player:
         return []
     p = state.current
     if state.status == REVEALING:
-        return [_reveals(state, p)]
-    groups = [_draws(state)] if state.step == DRAW else [_lays(state, p), _discards(state, p)]
+        return [_reveals(state, p, w)]
+    groups = [_draws(state, w)] if state.step == DRAW else [_lays(state, p, w), _discards(state, p, w)]
     if state.ninjas and state.ninjas[p]:
-        groups.append(_ninjas(state, p))
+        groups.append(_ninjas(state, p, w))
     return [g for g in groups if g.choices or g.closed]
 
 
-_SETTING_LABELS = (
-    ("smaller", "The smaller pile"),
-    ("larger", "The larger pile"),
-    ("pile1", "Discard pile 1"),
-    ("pile2", "Discard pile 2"),
-)
-
-
-def settings(state: State, player: str) -> list[ChoiceGroup]:
+def settings(state: State, player: str, w: Words = EN) -> list[ChoiceGroup]:
     """Where ``player``'s displaced cards go when both discard piles hold cards (R7): a standing choice, open at
     any time until the game ends; the current one is styled ``chosen``."""
     if state.status == FINISHED:
         return []
     mine = PREFERENCES[state.preferences[state.index[player]]]
     offered = tuple(
-        Choice({"do": "preference", "discard_preference": value}, label, style="chosen" if value == mine else "")
-        for value, label in _SETTING_LABELS
+        Choice(
+            {"do": "preference", "discard_preference": value},
+            w.text(f"set_{value}"),
+            style="chosen" if value == mine else "",
+        )
+        for value in PREFERENCES
     )
-    note = "When another player beats your set, or a Ninja removes your card, and both discard piles hold cards (R7)."
-    return [ChoiceGroup("discard_preference", "Where your displaced cards go", offered, (Closed("", note),))]
+    return [ChoiceGroup("discard_preference", w.text("set_title"), offered, (Closed("", w.text("set_note")),))]
 
 
-def _draws(state: State) -> ChoiceGroup:
+def _draws(state: State, w: Words) -> ChoiceGroup:
     offered: list[Choice] = []
     closed: list[Closed] = []
     for i, pile in enumerate(PILES):
         cards = state.draw_piles[i] if i < DISCARD1 else state.discard_piles[i - DISCARD1]
+        where = w.pile_at(i)
         if i < DISCARD1:
-            label = f"Draw from {_PILE[i]}"
+            label = w.text("draw_label", pile=where)
+        elif cards:
+            label = w.text("take_label", the_card=w.the(TYPES[cards[-1]]), pile=where)
         else:
-            label = f"Take the {card(TYPES[cards[-1]])} from {_PILE[i]}" if cards else f"Take from {_PILE[i]}"
+            label = w.text("take_empty_label", pile=where)
         if i == state.first_pile:
-            closed.append(
-                Closed(label, f"you drew from {_PILE[i]} already: the second card comes from another pile", "R5.1")
-            )
+            closed.append(Closed(label, w.text("drew_there", pile=where), "R5.1"))
         elif not cards:
-            closed.append(Closed(label, f"{_PILE[i]} is empty", "R5.1"))
+            closed.append(Closed(label, w.text("pile_empty", pile=where), "R5.1"))
         elif i < DISCARD1:
-            offered.append(Choice({"do": "draw", "pile": pile}, label, f"face down, {len(cards)} cards", "draw"))
+            offered.append(Choice({"do": "draw", "pile": pile}, label, w.text("face_down", count=len(cards)), "draw"))
         else:
             offered.append(
-                Choice({"do": "draw", "pile": pile}, label, f"face up, {len(cards)} cards", TYPES[cards[-1]])
+                Choice({"do": "draw", "pile": pile}, label, w.text("face_up", count=len(cards)), TYPES[cards[-1]])
             )
-    return ChoiceGroup("draw", f"Draw a card ({state.draws_left} of 2 left)", tuple(offered), tuple(closed))
+    return ChoiceGroup("draw", w.text("draw_title", left=state.draws_left), tuple(offered), tuple(closed))
 
 
-def _ends_round(state: State, p: int, t: int) -> str:
+def _ends_round(state: State, p: int, t: int, w: Words) -> str:
     """What laying a set of type ``t`` would do to the round (R8), in words, or ''."""
     if state.owner[t] >= 0:
         return ""
     types = sum(1 for c in state.tables[p] if c) + 1
     if types >= END_TYPES[state.n]:
-        return f"ends the round: you would have {types} types"
+        return w.text("ends_types", types=types)
     if state.on_table + 1 == len(TYPES):
-        return "ends the round: all nine types would be on the table"
+        return w.text("ends_all")
     return ""
 
 
-def _lays(state: State, p: int) -> ChoiceGroup:
+def _lays(state: State, p: int, w: Words) -> ChoiceGroup:
     offered: list[Choice] = []
     closed: list[Closed] = []
     hand = state.hands[p]
@@ -105,61 +91,63 @@ def _lays(state: State, p: int) -> ChoiceGroup:
         held = hand[t]
         if not held:
             continue
+        kind = TYPES[t]
         owner = state.owner[t]
         minimum = state.minimum[t]
         size = state.tables[owner][t] if owner >= 0 else 0
         low = max(minimum, size + 1)
         if held < low:
             if owner < 0 or size + 1 <= minimum:
-                reason = f"{plural(_name(t))} need {minimum} cards with {state.n} players: you hold {held}"
+                reason = w.text("lay_minimum", plural=w.plural(kind), minimum=minimum, players=state.n, held=held)
             elif owner == p:
-                reason = f"your set of {card(TYPES[t], size)} is only beaten by {size + 1} or more: you hold {held}"
+                reason = w.text("lay_own", cards=w.card(kind, size), next=size + 1, held=held)
             else:
-                reason = (
-                    f"{state.players[owner]} has {card(TYPES[t], size)}: lay {size + 1} or more to beat them "
-                    f"(you hold {held})"
+                reason = w.text(
+                    "lay_other", owner=state.players[owner], cards=w.card(kind, size), next=size + 1, held=held
                 )
-            closed.append(Closed(f"Lay {plural(_name(t))}", reason, "R5.2"))
+            closed.append(Closed(w.text("lay_closed", plural=w.plural(kind)), reason, "R5.2"))
             continue
         notes = []
         if owner >= 0:
-            pile = _PILE[preferred_pile(state, owner)]
-            notes.append(f"beats {_whose(state, owner, p)} {card(TYPES[t], size)}, which go to {pile}")
+            owner_cards = w.whose(state.players[owner], owner == p, w.card(kind, size))
+            notes.append(w.text("lay_beats", owner_cards=owner_cards, pile=w.pile_at(preferred_pile(state, owner))))
         else:
-            notes.append(f"scores {VALUES[t]} at the round's end")
+            notes.append(w.text("lay_scores", value=VALUES[t]))
         if t == NINJA and state.ninjas:
-            notes.append("takes a Ninja miniature" if state.ninja_supply else "no Ninja miniature is left to take")
-        ending = _ends_round(state, p, t)
+            notes.append(w.text("lay_ninja") if state.ninja_supply else w.text("lay_no_ninja"))
+        ending = _ends_round(state, p, t, w)
         if ending:
             notes.append(ending)
+        note = w.text("notes").join(notes)
         for count in range(low, held + 1):
-            label = f"Lay {card(TYPES[t], count)}"
-            offered.append(Choice({"do": "lay", "type": TYPES[t], "count": count}, label, "; ".join(notes), TYPES[t]))
-    return ChoiceGroup("lay", "Lay a set", tuple(offered), tuple(closed))
+            label = w.text("lay_label", cards=w.card(kind, count))
+            offered.append(Choice({"do": "lay", "type": kind, "count": count}, label, note, kind))
+    return ChoiceGroup("lay", w.text("lay_title"), tuple(offered), tuple(closed))
 
 
-def _discards(state: State, p: int) -> ChoiceGroup:
+def _discards(state: State, p: int, w: Words) -> ChoiceGroup:
     offered: list[Choice] = []
     d1, d2 = state.discard_piles
     for t in range(len(TYPES)):
         if not state.hands[p][t]:
             continue
+        kind = TYPES[t]
         if d1 and d2:
             for i in (2, 3):
-                label = f"Discard {a(_name(t))} on {_PILE[i]}"
-                move = {"do": "discard", "type": TYPES[t], "pile": PILES[i]}
-                offered.append(
-                    Choice(move, label, f"on top of the {card(TYPES[state.discard_piles[i - 2][-1]])}", TYPES[t])
-                )
+                label = w.text("discard_on", a_card=w.a(kind), pile=w.pile_at(i))
+                move = {"do": "discard", "type": kind, "pile": PILES[i]}
+                top = w.the(TYPES[state.discard_piles[i - 2][-1]])
+                offered.append(Choice(move, label, w.text("discard_on_note", the_card=top), kind))
             continue
         i = discard_target(state, DISCARD1)
-        why = "both discard piles are empty" if not d1 and not d2 else f"{_PILE[i]} is empty and must be started"
-        move = {"do": "discard", "type": TYPES[t], "pile": PILES[i]}
-        offered.append(Choice(move, f"Discard {a(_name(t))}", f"goes on {_PILE[i]}: {why}", TYPES[t]))
-    return ChoiceGroup("discard", "Or discard a card", tuple(offered))
+        why = w.text("discard_both_empty") if not d1 and not d2 else w.text("discard_start", pile=w.pile_at(i))
+        move = {"do": "discard", "type": kind, "pile": PILES[i]}
+        note = w.text("discard_note", pile=w.pile_at(i), why=why)
+        offered.append(Choice(move, w.text("discard_label", a_card=w.a(kind)), note, kind))
+    return ChoiceGroup("discard", w.text("discard_title"), tuple(offered))
 
 
-def _ninjas(state: State, p: int) -> ChoiceGroup:
+def _ninjas(state: State, p: int, w: Words) -> ChoiceGroup:
     offered: list[Choice] = []
     for q, row in enumerate(state.tables):
         if q == p:
@@ -168,49 +156,55 @@ def _ninjas(state: State, p: int) -> ChoiceGroup:
             size = row[t]
             if not size:
                 continue
-            pile = _PILE[preferred_pile(state, q)]
+            kind = TYPES[t]
+            pile = w.pile_at(preferred_pile(state, q))
             target = state.players[q]
-            effect = f"{target}'s {card(TYPES[t], size)} become {size - 1}" if size > 1 else f"{target}'s set is gone"
-            note = f"{effect}; the card goes to {pile}"
-            move = {"do": "ninja", "target": target, "type": TYPES[t]}
-            offered.append(Choice(move, f"Remove {a(_name(t))} from {target}'s set", note, TYPES[t]))
-    left = state.ninjas[p]
-    title = f"Use a Ninja miniature ({left} left)"
-    return ChoiceGroup("ninja", title, tuple(offered))
+            if size > 1:
+                effect = w.text("ninja_smaller", owner_cards=w.whose(target, False, w.card(kind, size)), left=size - 1)
+            else:
+                effect = w.text("ninja_gone", target=target)
+            note = w.text("ninja_note", effect=effect, pile=pile)
+            move = {"do": "ninja", "target": target, "type": kind}
+            offered.append(Choice(move, w.text("ninja_label", a_card=w.a(kind), target=target), note, kind))
+    return ChoiceGroup("ninja", w.text("ninja_title", left=state.ninjas[p]), tuple(offered))
 
 
-def _reveals(state: State, p: int) -> ChoiceGroup:
+def _reveals(state: State, p: int, w: Words) -> ChoiceGroup:
     offered: list[Choice] = []
     for deck, t in sorted(state.tasks[p].items()):
         bonus = TASK_BONUS[deck]
         gains = ", ".join(
-            f"{'you' if q == p else state.players[q]} {bonus * state.tables[q][t]}" for q in range(state.n)
+            f"{w.YOU_OBJECT if q == p else state.players[q]} {bonus * state.tables[q][t]}" for q in range(state.n)
         )
-        note = f"every player scores {bonus} per {_name(t)} in front of them: {gains}"
-        offered.append(
-            Choice({"do": "reveal_task", "deck": deck}, f"Reveal task card {deck}: {_name(t)}", note, TYPES[t])
-        )
-    return ChoiceGroup("reveal", "Reveal a task card", tuple(offered))
+        note = w.text("reveal_note", bonus=bonus, name=w.name(TYPES[t]), gains=gains)
+        label = w.text("reveal_label", deck=deck, name=w.name(TYPES[t]))
+        offered.append(Choice({"do": "reveal_task", "deck": deck}, label, note, TYPES[t]))
+    return ChoiceGroup("reveal", w.text("reveal_title"), tuple(offered))
 
 
-def progress(state: State, viewer: str | None) -> list[str]:
+def progress(state: State, viewer: str | None, w: Words = EN) -> list[str]:
     """What each table would score if the round ended now, and how near each of the round's ends is (R8)."""
     if state.status == FINISHED:
         return []
-    names = ["you" if name == viewer else name for name in state.players]
+    names = [w.YOU_OBJECT if name == viewer else name for name in state.players]
     scores = ", ".join(f"{names[p]} {round_score(state, p)}" for p in range(state.n))
-    lines = [f"If round {state.round} ended now: {scores}."]
     need = END_TYPES[state.n]
     types = [sum(1 for c in row if c) for row in state.tables]
     most = max(range(state.n), key=lambda p: (types[p], -p))
-    owner = "you have" if state.players[most] == viewer else f"{state.players[most]} has"
-    lines.append(f"The round ends when a player has {need} types: {owner} {types[most]} of {need}.")
-    lines.append(f"It also ends when all nine types are on the table ({state.on_table} of 9 now)")
-    lines[-1] += f" or a draw pile is empty ({len(state.draw_piles[0])} and {len(state.draw_piles[1])} cards left)."
-    return lines
+    you = state.players[most] == viewer
+    return [
+        w.text("progress_scores", round=state.round, scores=scores),
+        w.text("progress_types", you=you, need=need, who=state.players[most], have=types[most]),
+        w.text(
+            "progress_other_ends",
+            on_table=state.on_table,
+            left1=len(state.draw_piles[0]),
+            left2=len(state.draw_piles[1]),
+        ),
+    ]
 
 
-def round_over(state: State, log: Sequence[Mapping[str, Any]]) -> str:
+def round_over(state: State, log: Sequence[Mapping[str, Any]], w: Words = EN) -> str:
     """While the first turns of a new round are played (fewer turns than players since the last round was
     scored, in ``log``), a line that says the last round is over and how it scored; otherwise ''."""
     turns = 0
@@ -222,6 +216,6 @@ def round_over(state: State, log: Sequence[Mapping[str, Any]]) -> str:
             if turns >= state.n and state.status != FINISHED:
                 return ""
             scores = event.get("scores")
-            shown = ", ".join(f"{name} {score}" for name, score in scores.items()) if isinstance(scores, dict) else ""
-            return f"Round {event.get('round')} is over: {shown}. Its score sheet is in the scores below."
+            shown = w.scores(scores) if isinstance(scores, dict) else ""
+            return w.text("round_over", round=event.get("round"), scores=shown)
     return ""

@@ -1,159 +1,444 @@
-"""Engine events and moves in plain words, as a given player may read them."""
+"""Engine events and moves in plain words, as a given player may read them, in one language.
+
+``Words`` speaks English; ``words_nl.NL`` and ``words_fr.FR`` speak Dutch and French with the printed
+rulebooks' words (GLOSSARY.md). A language is a table of whole sentences with named placeholders
+(``TEXTS``) and the grammar its placeholders need: card names with their plurals, articles ("a Farmer",
+"l'Émissaire"), whose cards ("your 2 Farmers", "de 2 Boeren van Ann", "les 2 Paysans d'Ann") and pile names.
+A sentence about the reader ("You drew …") may have its own form, ``<key>/you`` (French "Vous avez pioché …").
+Everything here is pure: no gettext, no request; ``game.CallToGlory.speaking`` picks the ``Words``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from .cards import PILES
 from .view import mask_event
 
-PILE_WORDS = {
-    "draw1": "draw pile 1",
-    "draw2": "draw pile 2",
-    "discard1": "discard pile 1",
-    "discard2": "discard pile 2",
-}
-END_WORDS = {
-    "types": "a player has sets of enough different types",
-    "all_types": "all nine types are on the table",
-    "draw_pile_empty": "a draw pile is empty",
-}
-PREFERENCE_WORDS = {
-    "smaller": "the smaller discard pile",
-    "larger": "the larger discard pile",
-    "pile1": "discard pile 1",
-    "pile2": "discard pile 2",
-}
 
+class Words:
+    """The game's words in English (and the sentences every language has)."""
 
-def card(type_: str, count: int = 1) -> str:
-    """'Farmer', '3 Farmers', '2 Empresses'."""
-    name = type_.capitalize()
-    return name if count == 1 else f"{count} {plural(name)}"
+    lang: ClassVar[str] = "en"
+    NAMES: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "emperor": ("Emperor", "Emperors"),
+        "empress": ("Empress", "Empresses"),
+        "daimyo": ("Daimyo", "Daimyo"),
+        "shogun": ("Shogun", "Shoguns"),
+        "samurai": ("Samurai", "Samurai"),
+        "ninja": ("Ninja", "Ninjas"),
+        "envoy": ("Envoy", "Envoys"),
+        "monk": ("Monk", "Monks"),
+        "farmer": ("Farmer", "Farmers"),
+    }
+    """Each type's name, singular and plural."""
+    PILE_NAMES: ClassVar[Mapping[str, str]] = {
+        "draw1": "draw pile 1",
+        "draw2": "draw pile 2",
+        "discard1": "discard pile 1",
+        "discard2": "discard pile 2",
+    }
+    END_NAMES: ClassVar[Mapping[str, str]] = {
+        "types": "a player has sets of enough different types",
+        "all_types": "all nine types are on the table",
+        "draw_pile_empty": "a draw pile is empty",
+    }
+    PREFERENCE_NAMES: ClassVar[Mapping[str, str]] = {
+        "smaller": "the smaller discard pile",
+        "larger": "the larger discard pile",
+        "pile1": "discard pile 1",
+        "pile2": "discard pile 2",
+    }
+    YOU: ClassVar[str] = "You"
+    """The reader as the subject of a sentence."""
+    YOU_OBJECT: ClassVar[str] = "you"
+    """The reader elsewhere ("a bot played for you", "you 10")."""
+    TEXTS: ClassVar[Mapping[str, str]] = {
+        # events
+        "draw_hidden": "{who} drew the top of {pile}.",
+        "draw_known": "{who} drew {a_card} from {pile}.",
+        "draw_taken": "{who} took {the_card} from {pile}.",
+        "said": "{who} {clause}.",
+        "ninja": "{who} used a Ninja on {target}{gone}; the card went to {pile}.",
+        "gone": " (the set is gone)",
+        "preference": "{who} chose to send displaced cards to {preference}.",
+        "reveal": "{who} revealed task card {deck}: {card}{how}.",
+        "reveal_last": " (the last card)",
+        "round_end": "Round {round} is over{why}.",
+        "round_end_why": " ({reasons})",
+        "and": " and ",
+        "round_scored": "Round {round} scores: {scores}.",
+        "round_start": "Round {round} begins; {who} starts.",
+        "round_start/you": "Round {round} begins; you start.",
+        "game_end": "The game is over. Winner: {names}.",
+        "game_end_shared": "The game is over. Winners: {names}.",
+        # clauses of a turn (no subject)
+        "c_lay": "laid {cards}",
+        "c_beat": " and beat {owner_cards}, which went to {pile}",
+        "c_ninja_taken": ", taking a Ninja miniature",
+        "c_discard": "discarded {a_card} on {pile}",
+        "c_ninja": "used a Ninja on {target}{gone}, sending the card to {pile}",
+        "c_reveal": "revealed task card {deck}: {card}",
+        "c_drew": "drew {draws}",
+        "drawn_hidden": "the top of {pile}",
+        "drawn_known": "{a_card} from {pile}",
+        "drawn_taken": "{the_card} from {pile}",
+        "turn_timeout": "Time ran out: a bot played for {whom}. It {body}.",
+        "turn_admin": "The organiser had a bot play for {whom}. It {body}.",
+        "turn_own": "{who} {body}.",
+        # moves as instructions
+        "m_draw": "Draw from {pile}",
+        "m_lay": "Lay {cards}",
+        "m_discard": "Discard {a_card}",
+        "m_discard_on": "Discard {a_card} on {pile}",
+        "m_ninja": "Use a Ninja on {target}",
+        "m_reveal": "Reveal task card {deck}",
+        "m_preference": "Send my displaced cards to {preference}",
+        "m_unknown": "Unknown move",
+        # decisions, milestones
+        "prompt_reveal": "Reveal a task card",
+        "prompt_draw": "Draw a card ({left} of 2 left)",
+        "prompt_act": "Lay a set or discard a card",
+        "milestone_round": "Round {round} scores",
+        "milestone_over": "Game over",
+        # the discard preference (R7)
+        "set_smaller": "The smaller pile",
+        "set_larger": "The larger pile",
+        "set_pile1": "Discard pile 1",
+        "set_pile2": "Discard pile 2",
+        "set_note": (
+            "When another player beats your set, or a Ninja removes your card, and both discard piles hold cards (R7)."
+        ),
+        "set_title": "Where your displaced cards go",
+        # draws
+        "draw_label": "Draw from {pile}",
+        "take_label": "Take {the_card} from {pile}",
+        "take_empty_label": "Take from {pile}",
+        "drew_there": "you drew from {pile} already: the second card comes from another pile",
+        "pile_empty": "{pile} is empty",
+        "face_down": "face down, {count} cards",
+        "face_up": "face up, {count} cards",
+        "draw_title": "Draw a card ({left} of 2 left)",
+        # lays
+        "ends_types": "ends the round: you would have {types} types",
+        "ends_all": "ends the round: all nine types would be on the table",
+        "lay_minimum": "{plural} need {minimum} cards with {players} players: you hold {held}",
+        "lay_own": "your set of {cards} is only beaten by {next} or more: you hold {held}",
+        "lay_other": "{owner} has {cards}: lay {next} or more to beat them (you hold {held})",
+        "lay_closed": "Lay {plural}",
+        "lay_beats": "beats {owner_cards}, which go to {pile}",
+        "lay_scores": "scores {value} at the round's end",
+        "lay_ninja": "takes a Ninja miniature",
+        "lay_no_ninja": "no Ninja miniature is left to take",
+        "lay_label": "Lay {cards}",
+        "lay_title": "Lay a set",
+        "notes": "; ",
+        # discards
+        "discard_on": "Discard {a_card} on {pile}",
+        "discard_on_note": "on top of {the_card}",
+        "discard_both_empty": "both discard piles are empty",
+        "discard_start": "{pile} is empty and must be started",
+        "discard_label": "Discard {a_card}",
+        "discard_note": "goes on {pile}: {why}",
+        "discard_title": "Or discard a card",
+        # Ninja (V2)
+        "ninja_smaller": "{owner_cards} become {left}",
+        "ninja_gone": "{target}'s set is gone",
+        "ninja_note": "{effect}; the card goes to {pile}",
+        "ninja_label": "Remove {a_card} from {target}'s set",
+        "ninja_title": "Use a Ninja miniature ({left} left)",
+        # task reveals (V1)
+        "reveal_note": "every player scores {bonus} per {name} in front of them: {gains}",
+        "reveal_label": "Reveal task card {deck}: {name}",
+        "reveal_title": "Reveal a task card",
+        # progress and headline
+        "progress_scores": "If round {round} ended now: {scores}.",
+        "progress_types": "The round ends when a player has {need} types: {who} has {have} of {need}.",
+        "progress_types/you": "The round ends when a player has {need} types: you have {have} of {need}.",
+        "progress_other_ends": (
+            "It also ends when all nine types are on the table ({on_table} of 9 now) "
+            "or a draw pile is empty ({left1} and {left2} cards left)."
+        ),
+        "round_over": "Round {round} is over: {scores}. Its score sheet is in the scores below.",
+        # options (R2)
+        "opt_rounds": "Rounds",
+        "opt_rounds_standard": "Standard: 4, or 3 with Imperial Tasks",
+        "opt_tasks": "Imperial Tasks (V1)",
+        "opt_ninja": "The power of the Ninja (V2)",
+        "opt_first": "First player",
+        "opt_first_help": "who starts round 1 (default: the first seat)",
+        "opt_decks": "Task cards (with Imperial Tasks)",
+        "opt_decks_help": "One line per deck, four card types each. Replace them to use other task cards.",
+        "err_not_object": "the options must be an object",
+        "err_unknown_option": "unknown option {key}",
+        "err_rounds": "a game has 1 to {top} rounds (R2)",
+        "err_rounds_tasks": "a game has 1 to {top} rounds with Imperial Tasks (R2)",
+        "err_table_lines": "the task-card table has three lines: A, B and C",
+        "err_table_start": "line {number} must start with A:, B: or C:",
+        "err_table_twice": "deck {deck} is listed twice",
+        "err_table_type": "deck {deck}: {name} is not a card type ({known})",
+        "err_table_count": "deck {deck} must list 4 card types, not {count}",
+        "err_table_missing": "the task-card table has no line for deck {decks}",
+    }
 
+    # Grammar ------------------------------------------------------------------------------------------
 
-def plural(name: str) -> str:
-    """'Farmers', 'Empresses'; Samurai and Daimyo stay as they are."""
-    if name in ("Samurai", "Daimyo"):
-        return name
-    return f"{name}es" if name.endswith("s") else f"{name}s"
+    def text(self, key: str, /, you: bool = False, **params: Any) -> str:
+        """The sentence ``key`` with its placeholders filled; ``you``: the reader's own form if there is one."""
+        template = self.TEXTS.get(f"{key}/you") if you else None
+        return (template or self.TEXTS[key]).format(**params)
+
+    def name(self, type_: str) -> str:
+        """'Farmer'."""
+        return self.NAMES[type_][0] if type_ in self.NAMES else type_.capitalize()
+
+    def plural(self, type_: str) -> str:
+        """'Farmers', 'Empresses'; Samurai and Daimyo stay as they are."""
+        return self.NAMES[type_][1] if type_ in self.NAMES else type_.capitalize()
+
+    def card(self, type_: str, count: int = 1) -> str:
+        """'Farmer', '3 Farmers', '2 Empresses'."""
+        return self.name(type_) if count == 1 else f"{count} {self.plural(type_)}"
+
+    def a(self, type_: str) -> str:
+        """'a Farmer', 'an Emperor'."""
+        return a(self.name(type_))
+
+    def the(self, type_: str) -> str:
+        """'the Farmer'."""
+        return f"the {self.name(type_)}"
+
+    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False) -> str:
+        """Cards of a player: 'your 2 Farmers', "Ann's Farmers"; ``own``: of the player who acts ('their own …')."""
+        if own:
+            return f"{'your' if mine else 'their'} own {cards}"
+        return f"your {cards}" if mine else f"{owner}'s {cards}"
+
+    def who(self, name: str, viewer: str | None) -> str:
+        """The subject of a sentence: 'You' for the reader, else the name."""
+        return self.YOU if name == viewer else name
+
+    def whom(self, name: str, viewer: str | None) -> str:
+        """A player elsewhere in a sentence: 'you' for the reader."""
+        return self.YOU_OBJECT if name == viewer else name
+
+    def pile(self, key: object) -> str:
+        """'draw pile 1' (an unknown key as it is)."""
+        return self.PILE_NAMES.get(str(key), str(key))
+
+    def pile_at(self, index: int) -> str:
+        """The pile of index 0..3 (draw piles, then discard piles)."""
+        return self.PILE_NAMES[PILES[index]]
+
+    def scores(self, scores: Mapping[str, Any]) -> str:
+        """'ann 12, bob 30'."""
+        return ", ".join(f"{name} {score}" for name, score in scores.items())
+
+    # Events ---------------------------------------------------------------------------------------------
+
+    def describe_event(self, event: Mapping[str, Any], viewer: str | None) -> str:
+        """One event (already masked for ``viewer``) as a sentence."""
+        kind = event.get("event")
+        player = str(event.get("player", ""))
+        you = player == viewer
+        who = self.who(player, viewer)
+        if kind == "draw":
+            pile = self.pile(event["pile"])
+            if event.get("card") is None:
+                return self.text("draw_hidden", you=you, who=who, pile=pile)
+            if str(event["pile"]).startswith("draw"):
+                return self.text("draw_known", you=you, who=who, a_card=self.a(event["card"]), pile=pile)
+            return self.text("draw_taken", you=you, who=who, the_card=self.the(event["card"]), pile=pile)
+        if kind in ("lay", "discard"):
+            return self.text("said", you=you, who=who, clause=self._clause(event, viewer))
+        if kind == "ninja":
+            return self.text(
+                "ninja",
+                you=you,
+                who=who,
+                target=self.whose(event["target"], event["target"] == viewer, self.plural(event["type"])),
+                gone=self.text("gone") if event.get("left") == 0 else "",
+                pile=self.pile(event["pile"]),
+            )
+        if kind == "preference":
+            preference = self.PREFERENCE_NAMES[event["discard_preference"]]
+            return self.text("preference", you=you, who=who, preference=preference)
+        if kind == "reveal_task":
+            how = self.text("reveal_last") if event.get("automatic") else ""
+            return self.text("reveal", you=you, who=who, deck=event["deck"], card=self.name(event["type"]), how=how)
+        if kind == "round_end":
+            reasons = self.text("and").join(self.END_NAMES[r] for r in event.get("reasons", ()) if r in self.END_NAMES)
+            why = self.text("round_end_why", reasons=reasons) if reasons else ""
+            return self.text("round_end", round=event["round"], why=why)
+        if kind == "round_scored":
+            return self.text("round_scored", round=event["round"], scores=self.scores(event["scores"]))
+        if kind == "round_start":
+            starter = event["start_player"]
+            return self.text("round_start", you=starter == viewer, round=event["round"], who=starter)
+        if kind == "game_end":
+            key = "game_end_shared" if len(event["winners"]) > 1 else "game_end"
+            return self.text(key, names=", ".join(event["winners"]))
+        return str(kind)
+
+    def describe_move(self, move: Mapping[str, Any]) -> str:
+        """A move (a record entry) as an instruction: 'Draw from draw pile 1'."""
+        do = move.get("do")
+        if do == "draw":
+            return self.text("m_draw", pile=self.PILE_NAMES.get(str(move.get("pile")), "?"))
+        if do == "lay":
+            return self.text("m_lay", cards=self.card(str(move.get("type")), int(move.get("count") or 0)))
+        if do == "discard":
+            pile = move.get("pile")
+            a_card = self.a(str(move.get("type")))
+            if pile in self.PILE_NAMES:
+                return self.text("m_discard_on", a_card=a_card, pile=self.PILE_NAMES[str(pile)])
+            return self.text("m_discard", a_card=a_card)
+        if do == "ninja":
+            target = self.whose(str(move.get("target")), False, self.plural(str(move.get("type"))))
+            return self.text("m_ninja", target=target)
+        if do == "reveal_task":
+            return self.text("m_reveal", deck=move.get("deck"))
+        if do == "preference":
+            preference = self.PREFERENCE_NAMES.get(str(move.get("discard_preference")), "?")
+            return self.text("m_preference", preference=preference)
+        return self.text("m_unknown")
+
+    def _lay_clause(self, event: Mapping[str, Any], viewer: str | None) -> str:
+        """'laid 3 Farmers and beat your 2 Farmers, which went to discard pile 1' (no subject)."""
+        text = self.text("c_lay", cards=self.card(event["type"], event["count"]))
+        beaten = event.get("beaten")
+        if beaten:
+            own = beaten["player"] == event.get("player")
+            owner_cards = self.whose(
+                beaten["player"], beaten["player"] == viewer, self.card(event["type"], beaten["count"]), own=own
+            )
+            text += self.text("c_beat", owner_cards=owner_cards, pile=self.pile(beaten["pile"]))
+        if event.get("ninja_taken"):
+            text += self.text("c_ninja_taken")
+        return text
+
+    def _drawn(self, event: Mapping[str, Any]) -> str:
+        """What a (masked) draw took: 'the top of draw pile 1', 'a Farmer from draw pile 2', 'the Monk from …'."""
+        pile = self.pile(event["pile"])
+        if event.get("card") is None:
+            return self.text("drawn_hidden", pile=pile)
+        if str(event["pile"]).startswith("draw"):
+            return self.text("drawn_known", a_card=self.a(event["card"]), pile=pile)
+        return self.text("drawn_taken", the_card=self.the(event["card"]), pile=pile)
+
+    def _clause(self, event: Mapping[str, Any], viewer: str | None) -> str:
+        kind = event["event"]
+        if kind == "lay":
+            return self._lay_clause(event, viewer)
+        if kind == "discard":
+            return self.text("c_discard", a_card=self.a(event["type"]), pile=self.pile(event["pile"]))
+        if kind == "ninja":
+            return self.text(
+                "c_ninja",
+                target=self.whose(event["target"], event["target"] == viewer, self.plural(event["type"])),
+                gone=self.text("gone") if event.get("left") == 0 else "",
+                pile=self.pile(event["pile"]),
+            )
+        return self.text("c_reveal", deck=event["deck"], card=self.name(event["type"]))
+
+    def turn_sentence(self, player: str, how: str, events: Sequence[Mapping[str, Any]], viewer: str | None) -> str:
+        """One turn (or the part a bot played) as a sentence: 'You drew … and …, laid 3 Farmers.'"""
+        clauses: list[str] = []
+        draws: list[str] = []
+        for event in events:
+            if event["event"] == "draw":
+                draws.append(self._drawn(event))
+                continue
+            if draws:
+                clauses.append(self.text("c_drew", draws=self.text("and").join(draws)))
+                draws = []
+            clauses.append(self._clause(event, viewer))
+        if draws:
+            clauses.append(self.text("c_drew", draws=self.text("and").join(draws)))
+        body = ", ".join(clauses)
+        you = player == viewer
+        if how == "timeout":
+            return self.text("turn_timeout", you=you, whom=self.whom(player, viewer), body=body)
+        if how == "admin":
+            return self.text("turn_admin", you=you, whom=self.whom(player, viewer), body=body)
+        return self.text("turn_own", you=you, who=self.who(player, viewer), body=body)
+
+    def narrative(
+        self, entries: Iterable[LogEntry], viewer: str | None, notes: Iterable[tuple[Any, str]] = ()
+    ) -> list[str]:
+        """What happened, in plain words as ``viewer`` may read it (face-down draws of others masked).
+
+        One sentence per turn (a part of a turn that a bot played because time ran out, or
+        on the organiser's word, is its own sentence and says so); round and game events and
+        preference changes on their own; ``notes`` (time, sentence), such as "Bob left the
+        game", in their place by time.
+        """
+        waiting = sorted(notes, key=lambda note: note[0])
+        out: list[str] = []
+        turn: _Turn | None = None
+
+        def close() -> None:
+            nonlocal turn
+            if turn is not None and turn.events:
+                out.append(self.turn_sentence(turn.player, turn.how, turn.events, viewer))
+            turn = None
+
+        for entry in entries:
+            while waiting and entry.at is not None and waiting[0][0] <= entry.at:
+                close()
+                out.append(waiting.pop(0)[1])
+            how = entry.source if entry.source in ("timeout", "admin") else "own"
+            for raw in entry.events:
+                event = mask_event(raw, viewer or "")
+                kind = event.get("event")
+                if kind in TURN_ACTIONS and event.get("player") == entry.player and not event.get("automatic"):
+                    if turn is None or (turn.player, turn.how) != (entry.player, how):
+                        close()
+                        turn = _Turn(entry.player, how)
+                    turn.events.append(event)
+                    if kind in TURN_ENDS:
+                        close()
+                else:
+                    close()
+                    out.append(self.describe_event(event, viewer))
+        close()
+        out.extend(sentence for _, sentence in waiting)
+        return out
 
 
 def a(word: str) -> str:
-    """'a Farmer', 'an Emperor'."""
+    """'a Farmer', 'an Emperor' (English)."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
-def _who(name: str, viewer: str | None) -> str:
-    return "you" if name == viewer else name
+EN = Words()
+"""English."""
+
+PILE_WORDS = EN.PILE_NAMES
+END_WORDS = EN.END_NAMES
+PREFERENCE_WORDS = EN.PREFERENCE_NAMES
 
 
-def _whose(name: str, viewer: str | None) -> str:
-    return "your" if name == viewer else f"{name}'s"
+def card(type_: str, count: int = 1) -> str:
+    """'Farmer', '3 Farmers', '2 Empresses' (English)."""
+    return EN.card(type_.lower(), count)
+
+
+def plural(name: str) -> str:
+    """'Farmers', 'Empresses' (English); Samurai and Daimyo stay as they are."""
+    return EN.plural(name.lower())
 
 
 def describe_event(event: dict[str, Any], viewer: str | None) -> str:
-    """One event (already masked for ``viewer``) as a sentence."""
-    kind = event.get("event")
-    who = _who(str(event.get("player", "")), viewer)
-    who_cap = "You" if who == "you" else who
-    if kind == "draw":
-        pile = PILE_WORDS.get(event["pile"], event["pile"])
-        if event.get("card") is None:
-            return f"{who_cap} drew the top of {pile}."
-        drawn = card(event["card"])
-        if event["pile"].startswith("draw"):
-            return f"{who_cap} drew {a(drawn)} from {pile}."
-        return f"{who_cap} took the {drawn} from {pile}."
-    if kind == "lay":
-        return f"{who_cap} {_lay_clause(event, viewer)}."
-    if kind == "discard":
-        return f"{who_cap} discarded {a(card(event['type']))} on {PILE_WORDS[event['pile']]}."
-    if kind == "ninja":
-        target = _whose(event["target"], viewer)
-        gone = " (the set is gone)" if event.get("left") == 0 else ""
-        return (
-            f"{who_cap} used a Ninja on {target} {plural(card(event['type']))}{gone}; "
-            f"the card went to {PILE_WORDS[event['pile']]}."
-        )
-    if kind == "preference":
-        return f"{who_cap} chose to send displaced cards to {PREFERENCE_WORDS[event['discard_preference']]}."
-    if kind == "reveal_task":
-        how = " (the last card)" if event.get("automatic") else ""
-        return f"{who_cap} revealed task card {event['deck']}: {card(event['type'])}{how}."
-    if kind == "round_end":
-        why = " and ".join(END_WORDS[r] for r in event.get("reasons", ()) if r in END_WORDS)
-        return f"Round {event['round']} is over{f' ({why})' if why else ''}."
-    if kind == "round_scored":
-        scores = ", ".join(f"{name} {score}" for name, score in event["scores"].items())
-        return f"Round {event['round']} scores: {scores}."
-    if kind == "round_start":
-        starter = _who(event["start_player"], viewer)
-        return f"Round {event['round']} begins; {starter} {'start' if starter == 'you' else 'starts'}."
-    if kind == "game_end":
-        names = ", ".join(event["winners"])
-        return f"The game is over. Winner{'s' if len(event['winners']) > 1 else ''}: {names}."
-    return str(kind)
+    """One event (already masked for ``viewer``) as an English sentence."""
+    return EN.describe_event(event, viewer)
 
 
 def describe_move(move: dict[str, Any]) -> str:
-    """A move (a record entry) as an instruction: 'Draw the top card of draw pile 1'."""
-    do = move.get("do")
-    if do == "draw":
-        return f"Draw from {PILE_WORDS.get(str(move.get('pile')), '?')}"
-    if do == "lay":
-        return f"Lay {card(str(move.get('type')), int(move.get('count') or 0))}"
-    if do == "discard":
-        pile = move.get("pile")
-        where = f" on {PILE_WORDS[pile]}" if pile in PILE_WORDS else ""
-        return f"Discard {a(card(str(move.get('type'))))}{where}"
-    if do == "ninja":
-        return f"Use a Ninja on {move.get('target')}'s {plural(card(str(move.get('type'))))}"
-    if do == "reveal_task":
-        return f"Reveal task card {move.get('deck')}"
-    if do == "preference":
-        return f"Send my displaced cards to {PREFERENCE_WORDS.get(str(move.get('discard_preference')), '?')}"
-    return "Unknown move"
-
-
-def _lay_clause(event: dict[str, Any], viewer: str | None) -> str:
-    """'laid 3 Farmers and beat your 2 Farmers, which went to discard pile 1' (no subject)."""
-    text = f"laid {card(event['type'], event['count'])}"
-    beaten = event.get("beaten")
-    if beaten:
-        owner = _whose(beaten["player"], viewer)
-        if beaten["player"] == event.get("player"):
-            owner = "your own" if event.get("player") == viewer else "their own"
-        text += f" and beat {owner} {card(event['type'], beaten['count'])}, which went to {PILE_WORDS[beaten['pile']]}"
-    if event.get("ninja_taken"):
-        text += ", taking a Ninja miniature"
-    return text
-
-
-def _drawn(event: dict[str, Any]) -> str:
-    """What a (masked) draw took: 'the top of draw pile 1', 'a Farmer from draw pile 2', 'the Monk from …'."""
-    pile = PILE_WORDS.get(event["pile"], event["pile"])
-    if event.get("card") is None:
-        return f"the top of {pile}"
-    if event["pile"].startswith("draw"):
-        return f"{a(card(event['card']))} from {pile}"
-    return f"the {card(event['card'])} from {pile}"
-
-
-def _clause(event: dict[str, Any], viewer: str | None) -> str:
-    kind = event["event"]
-    if kind == "lay":
-        return _lay_clause(event, viewer)
-    if kind == "discard":
-        return f"discarded {a(card(event['type']))} on {PILE_WORDS[event['pile']]}"
-    if kind == "ninja":
-        gone = " (the set is gone)" if event.get("left") == 0 else ""
-        return (
-            f"used a Ninja on {_whose(event['target'], viewer)} {plural(card(event['type']))}{gone}, "
-            f"sending the card to {PILE_WORDS[event['pile']]}"
-        )
-    return f"revealed task card {event['deck']}: {card(event['type'])}"
+    """A move (a record entry) as an English instruction."""
+    return EN.describe_move(move)
 
 
 @dataclass(frozen=True)
@@ -172,68 +457,11 @@ class _Turn:
     how: str
     events: list[dict[str, Any]] = field(default_factory=list)
 
-    def sentence(self, viewer: str | None) -> str:
-        clauses: list[str] = []
-        draws: list[str] = []
-        for event in self.events:
-            if event["event"] == "draw":
-                draws.append(_drawn(event))
-                continue
-            if draws:
-                clauses.append("drew " + " and ".join(draws))
-                draws = []
-            clauses.append(_clause(event, viewer))
-        if draws:
-            clauses.append("drew " + " and ".join(draws))
-        who = _who(self.player, viewer)
-        body = ", ".join(clauses)
-        if self.how == "timeout":
-            return f"Time ran out: a bot played for {who}. It {body}."
-        if self.how == "admin":
-            return f"The organiser had a bot play for {who}. It {body}."
-        return f"{'You' if who == 'you' else who} {body}."
-
 
 TURN_ACTIONS = ("draw", "lay", "discard", "ninja", "reveal_task")
 TURN_ENDS = ("lay", "discard", "reveal_task")
 
 
 def narrative(entries: Iterable[LogEntry], viewer: str | None, notes: Iterable[tuple[Any, str]] = ()) -> list[str]:
-    """What happened, in plain words as ``viewer`` may read it (face-down draws of others masked).
-
-    One sentence per turn (a part of a turn that a bot played because time ran out, or
-    on the organiser's word, is its own sentence and says so); round and game events and
-    preference changes on their own; ``notes`` (time, sentence), such as "Bob left the
-    game", in their place by time.
-    """
-    waiting = sorted(notes, key=lambda note: note[0])
-    out: list[str] = []
-    turn: _Turn | None = None
-
-    def close() -> None:
-        nonlocal turn
-        if turn is not None and turn.events:
-            out.append(turn.sentence(viewer))
-        turn = None
-
-    for entry in entries:
-        while waiting and entry.at is not None and waiting[0][0] <= entry.at:
-            close()
-            out.append(waiting.pop(0)[1])
-        how = entry.source if entry.source in ("timeout", "admin") else "own"
-        for raw in entry.events:
-            event = mask_event(raw, viewer or "")
-            kind = event.get("event")
-            if kind in TURN_ACTIONS and event.get("player") == entry.player and not event.get("automatic"):
-                if turn is None or (turn.player, turn.how) != (entry.player, how):
-                    close()
-                    turn = _Turn(entry.player, how)
-                turn.events.append(event)
-                if kind in TURN_ENDS:
-                    close()
-            else:
-                close()
-                out.append(describe_event(event, viewer))
-    close()
-    out.extend(sentence for _, sentence in waiting)
-    return out
+    """What happened, in English (see ``Words.narrative``)."""
+    return EN.narrative(entries, viewer, notes)

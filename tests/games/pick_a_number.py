@@ -12,7 +12,7 @@ import random
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from engine.errors import FormatError, IllegalMove, OptionsError, RecordError
 from engine.protocol import (
@@ -104,6 +104,12 @@ class PickANumber:
         OptionField("highest", "Highest number", "choice", "5", (("3", "3"), ("5", "5"), ("9", "9"))),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"random": _RandomBot, "heuristic": _HighBot}
+    lang = "en"
+    """Its texts are in English: it has no Dutch or French words yet."""
+
+    def speaking(self, lang: str) -> Self:
+        """This game itself, for any ``lang``: its texts are English in every language for now."""
+        return self
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """``rounds`` 1-3 (default 2) and ``highest`` 3-9 (default 5)."""

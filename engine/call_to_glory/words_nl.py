@@ -1,0 +1,181 @@
+"""Call to Glory in Dutch, with the words of the Dutch rulebook (GLOSSARY.md): Bode, Samoerai, trekstapel,
+aflegstapel, ronde, beurt, uitspelen, afleggen. The reader is "je"/"jij"."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from .words import Words
+
+
+class Dutch(Words):
+    """The game's words in Dutch."""
+
+    lang: ClassVar[str] = "nl"
+    NAMES: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "emperor": ("Keizer", "Keizers"),
+        "empress": ("Keizerin", "Keizerinnen"),
+        "daimyo": ("Daimyo", "Daimyo's"),
+        "shogun": ("Shogun", "Shoguns"),
+        "samurai": ("Samoerai", "Samoerai"),
+        "ninja": ("Ninja", "Ninja's"),
+        "envoy": ("Bode", "Bodes"),
+        "monk": ("Monnik", "Monniken"),
+        "farmer": ("Boer", "Boeren"),
+    }
+    PILE_NAMES: ClassVar[Mapping[str, str]] = {
+        "draw1": "trekstapel 1",
+        "draw2": "trekstapel 2",
+        "discard1": "aflegstapel 1",
+        "discard2": "aflegstapel 2",
+    }
+    END_NAMES: ClassVar[Mapping[str, str]] = {
+        "types": "een speler heeft sets van genoeg verschillende soorten",
+        "all_types": "alle negen soorten liggen op tafel",
+        "draw_pile_empty": "een trekstapel is leeg",
+    }
+    PREFERENCE_NAMES: ClassVar[Mapping[str, str]] = {
+        "smaller": "de kleinste aflegstapel",
+        "larger": "de grootste aflegstapel",
+        "pile1": "aflegstapel 1",
+        "pile2": "aflegstapel 2",
+    }
+    YOU: ClassVar[str] = "Je"
+    YOU_OBJECT: ClassVar[str] = "jou"
+    TEXTS: ClassVar[Mapping[str, str]] = {
+        "draw_hidden": "{who} trok de bovenste kaart van {pile}.",
+        "draw_known": "{who} trok {a_card} van {pile}.",
+        "draw_taken": "{who} pakte {the_card} van {pile}.",
+        "said": "{who} {clause}.",
+        "ninja": "{who} zette een Ninja in tegen {target}{gone}; de kaart ging naar {pile}.",
+        "gone": " (de set is weg)",
+        "preference": "{who} koos ervoor om verdrongen kaarten naar {preference} te sturen.",
+        "reveal": "{who} draaide opdrachtkaart {deck} om: {card}{how}.",
+        "reveal_last": " (de laatste kaart)",
+        "round_end": "Ronde {round} is voorbij{why}.",
+        "round_end_why": " ({reasons})",
+        "and": " en ",
+        "round_scored": "Score van ronde {round}: {scores}.",
+        "round_start": "Ronde {round} begint; {who} is startspeler.",
+        "round_start/you": "Ronde {round} begint; jij bent startspeler.",
+        "game_end": "Het spel is voorbij. Winnaar: {names}.",
+        "game_end_shared": "Het spel is voorbij. Winnaars: {names}.",
+        "c_lay": "speelde {cards} uit",
+        "c_beat": " en versloeg {owner_cards}, die naar {pile} gingen",
+        "c_ninja_taken": " en kreeg een Ninja miniatuur",
+        "c_discard": "legde {a_card} af op {pile}",
+        "c_ninja": "zette een Ninja in tegen {target}{gone} en stuurde de kaart naar {pile}",
+        "c_reveal": "draaide opdrachtkaart {deck} om: {card}",
+        "c_drew": "trok {draws}",
+        "drawn_hidden": "de bovenste kaart van {pile}",
+        "drawn_known": "{a_card} van {pile}",
+        "drawn_taken": "{the_card} van {pile}",
+        "turn_timeout": "De tijd was om: een bot speelde voor {whom}. Die {body}.",
+        "turn_admin": "De organisator liet een bot voor {whom} spelen. Die {body}.",
+        "turn_own": "{who} {body}.",
+        "m_draw": "Trek van {pile}",
+        "m_lay": "Speel {cards} uit",
+        "m_discard": "Leg {a_card} af",
+        "m_discard_on": "Leg {a_card} af op {pile}",
+        "m_ninja": "Zet een Ninja in tegen {target}",
+        "m_reveal": "Draai opdrachtkaart {deck} om",
+        "m_preference": "Stuur mijn verdrongen kaarten naar {preference}",
+        "m_unknown": "Onbekende zet",
+        "prompt_reveal": "Draai een opdrachtkaart om",
+        "prompt_draw": "Trek een kaart (nog {left} van de 2)",
+        "prompt_act": "Speel een set uit of leg een kaart af",
+        "milestone_round": "Score van ronde {round}",
+        "milestone_over": "Einde van het spel",
+        "set_smaller": "De kleinste stapel",
+        "set_larger": "De grootste stapel",
+        "set_pile1": "Aflegstapel 1",
+        "set_pile2": "Aflegstapel 2",
+        "set_note": (
+            "Als een andere speler je set verslaat of een Ninja een kaart van je weghaalt, terwijl op beide "
+            "aflegstapels kaarten liggen (R7)."
+        ),
+        "set_title": "Waar je verdrongen kaarten heen gaan",
+        "draw_label": "Trek van {pile}",
+        "take_label": "Pak {the_card} van {pile}",
+        "take_empty_label": "Pak van {pile}",
+        "drew_there": "je trok al van {pile}: je tweede kaart komt van een andere stapel",
+        "pile_empty": "{pile} is leeg",
+        "face_down": "gesloten, {count} kaarten",
+        "face_up": "open, {count} kaarten",
+        "draw_title": "Trek een kaart (nog {left} van de 2)",
+        "ends_types": "beëindigt de ronde: je hebt dan {types} soorten",
+        "ends_all": "beëindigt de ronde: alle negen soorten liggen dan op tafel",
+        "lay_minimum": "{plural} speel je met {players} spelers uit vanaf {minimum} kaarten: je hebt er {held}",
+        "lay_own": "je set van {cards} is alleen te verslaan met {next} of meer: je hebt er {held}",
+        "lay_other": "{owner} heeft {cards}: speel er {next} of meer uit om die te verslaan (je hebt er {held})",
+        "lay_closed": "Speel {plural} uit",
+        "lay_beats": "verslaat {owner_cards}, die naar {pile} gaan",
+        "lay_scores": "levert {value} punten op aan het eind van de ronde",
+        "lay_ninja": "je krijgt een Ninja miniatuur",
+        "lay_no_ninja": "er is geen Ninja miniatuur meer over",
+        "lay_label": "Speel {cards} uit",
+        "lay_title": "Speel een set uit",
+        "notes": "; ",
+        "discard_on": "Leg {a_card} af op {pile}",
+        "discard_on_note": "bovenop {the_card}",
+        "discard_both_empty": "beide aflegstapels zijn leeg",
+        "discard_start": "{pile} is leeg en moet eerst beginnen",
+        "discard_label": "Leg {a_card} af",
+        "discard_note": "gaat op {pile}: {why}",
+        "discard_title": "Of leg een kaart af",
+        "ninja_smaller": "{owner_cards} worden er {left}",
+        "ninja_gone": "de set van {target} is weg",
+        "ninja_note": "{effect}; de kaart gaat naar {pile}",
+        "ninja_label": "Haal {a_card} weg uit de set van {target}",
+        "ninja_title": "Zet een Ninja miniatuur in (je hebt er nog {left})",
+        "reveal_note": "elke speler krijgt {bonus} punten per {name} voor zich: {gains}",
+        "reveal_label": "Draai opdrachtkaart {deck} om: {name}",
+        "reveal_title": "Draai een opdrachtkaart om",
+        "progress_scores": "Als ronde {round} nu eindigde: {scores}.",
+        "progress_types": "De ronde eindigt als een speler {need} soorten heeft: {who} heeft er {have} van de {need}.",
+        "progress_types/you": "De ronde eindigt als een speler {need} soorten heeft: jij hebt er {have} van de {need}.",
+        "progress_other_ends": (
+            "Ze eindigt ook als alle negen soorten op tafel liggen (nu {on_table} van de 9) "
+            "of als een trekstapel leeg is (nog {left1} en {left2} kaarten)."
+        ),
+        "round_over": "Ronde {round} is voorbij: {scores}. Het scoreblad staat hieronder bij de scores.",
+        "opt_rounds": "Rondes",
+        "opt_rounds_standard": "Standaard: 4, of 3 met Keizerlijke opdrachten",
+        "opt_tasks": "Keizerlijke opdrachten (V1)",
+        "opt_ninja": "De kracht van de Ninja (V2)",
+        "opt_first": "Startspeler",
+        "opt_first_help": "wie ronde 1 begint (standaard: wie op de eerste plaats zit)",
+        "opt_decks": "Opdrachtkaarten (met Keizerlijke opdrachten)",
+        "opt_decks_help": (
+            "Eén regel per stapel, met vier kaartsoorten. Vervang ze om met andere opdrachtkaarten te spelen."
+        ),
+        "err_not_object": "de opties moeten een object zijn",
+        "err_unknown_option": "onbekende optie {key}",
+        "err_rounds": "een spel heeft 1 tot {top} rondes (R2)",
+        "err_rounds_tasks": "met Keizerlijke opdrachten heeft een spel 1 tot {top} rondes (R2)",
+        "err_table_lines": "de tabel met opdrachtkaarten heeft drie regels: A, B en C",
+        "err_table_start": "regel {number} moet beginnen met A:, B: of C:",
+        "err_table_twice": "stapel {deck} staat er twee keer in",
+        "err_table_type": "stapel {deck}: {name} is geen kaartsoort ({known})",
+        "err_table_count": "stapel {deck} moet 4 kaartsoorten noemen, niet {count}",
+        "err_table_missing": "de tabel met opdrachtkaarten heeft geen regel voor stapel {decks}",
+    }
+
+    def a(self, type_: str) -> str:
+        """'een Boer'."""
+        return f"een {self.name(type_)}"
+
+    def the(self, type_: str) -> str:
+        """'de Boer' (every character card is a "de" word)."""
+        return f"de {self.name(type_)}"
+
+    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False) -> str:
+        """'je 2 Boeren', 'de 2 Boeren van Ann', 'hun eigen 2 Boeren'."""
+        if own:
+            return f"{'je' if mine else 'hun'} eigen {cards}"
+        return f"je {cards}" if mine else f"de {cards} van {owner}"
+
+
+NL = Dutch()
+"""Dutch."""
