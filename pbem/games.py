@@ -26,7 +26,7 @@ from engine.errors import FormatError, IllegalMove, OptionsError
 from engine.protocol import Decision
 from engine.protocol import Game as Rules
 
-from . import links, timing, waits
+from . import i18n, links, timing, waits
 from .models import Game, MoveRecord, Seat, utcnow
 
 HUMAN = "human"
@@ -159,12 +159,15 @@ class MoveOutcome:
 
 
 def rules_of(game: Game | str) -> Rules:
-    """The rules of a stored game (or of a game key), from ``engine.GAMES``."""
+    """The rules of a stored game (or of a game key), from ``engine.GAMES``, speaking the current language
+    (``i18n.current()``: a seat's language in its views and emails): every text of the game, such as its events,
+    choices and options, is in that language. Every text of a game that a page or an email shows comes from here."""
     key = game if isinstance(game, str) else game.game
     try:
-        return engine.GAMES[key]
+        found = engine.GAMES[key]
     except KeyError:
         raise GameNotFound(f"this server does not know the game {key!r}") from None
+    return found.speaking(i18n.current())
 
 
 def seat_kinds(rules: Rules) -> tuple[str, ...]:

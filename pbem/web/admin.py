@@ -38,7 +38,7 @@ import engine
 from engine.protocol import Game as Rules
 from engine.protocol import OptionField
 
-from .. import admin, db, games, timing
+from .. import admin, db, games, i18n, timing
 from ..extensions import login_manager
 from ..models import AdminUser, utcnow
 from .errors import error_page
@@ -371,10 +371,16 @@ class NewGameBase(FlaskForm):  # type: ignore[misc]
     )
 
 
-@cache
 def new_game_form(key: str) -> type[NewGameBase]:
-    """The new-game form of one game: as many seat rows as it has players at most, and a field per option."""
-    rules = engine.GAMES[key]
+    """The new-game form of one game: as many seat rows as it has players at most, and a field per option (its
+    labels in the current language)."""
+    return _new_game_form(key, i18n.current())
+
+
+@cache
+def _new_game_form(key: str, lang: str) -> type[NewGameBase]:
+    """``new_game_form`` in ``lang`` (the language ``games.rules_of`` speaks now), made once per game and language."""
+    rules = games.rules_of(key)
     kinds = [("none", "No seat"), *seat_choices(rules)]
 
     class SeatForm(Form):  # type: ignore[misc]
@@ -538,7 +544,7 @@ def _new_form(key: str) -> NewGameBase:
 
 
 def _new_game_page(key: str, form: NewGameBase, general: list[str]) -> Any:
-    rules = engine.GAMES[key]
+    rules = games.rules_of(key)
     page = render_template(
         "admin/new_game.html",
         form=form,

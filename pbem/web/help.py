@@ -1,28 +1,47 @@
-"""How to play: each game's rules in plain words (templates/games/<game>/how_to_play.html), for anyone, or for
-one seat's game with that game's options. GETs that read only."""
+"""How to play: each game's rules in plain words (templates/games/<game>/how_to_play.html, or
+how_to_play.<lang>.html when the game has a page written for the reader's language), for anyone, or for one seat's
+game with that game's options. GETs that read only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, current_app, render_template, url_for
 from jinja2 import TemplateNotFound
 
 import engine
 
-from .. import db, games, links, pages
+from .. import db, games, i18n, links, pages
 from .errors import error_page
 from .play import link_error
 
 bp = Blueprint("help", __name__)
 
 
+def rules_page(key: str, lang: str) -> str:
+    """The template of a game's rules in ``lang``: ``games/<key>/how_to_play.<lang>.html`` if the game has one,
+    else ``games/<key>/how_to_play.html``."""
+    localised = f"games/{key}/how_to_play.{lang}.html"
+    loader = current_app.jinja_env.loader
+    if loader is not None and lang != i18n.DEFAULT:
+        try:
+            loader.get_source(current_app.jinja_env, localised)
+        except TemplateNotFound:
+            pass
+        else:
+            return localised
+    return f"games/{key}/how_to_play.html"
+
+
 def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
-    game = engine.GAMES.get(key)
-    if game is None:
+    if key not in engine.GAMES:
         return error_page(404, "There is no such game here.")
+    game = games.rules_of(key)
+    page = rules_page(key, i18n.current())
     try:
-        return render_template("help/how_to_play.html", key=key, title=game.title, options=options, **context)
+        return render_template(
+            "help/how_to_play.html", key=key, title=game.title, options=options, rules_page=page, **context
+        )
     except TemplateNotFound:
         return error_page(404, f"There is no help page for {game.title} yet.")
 

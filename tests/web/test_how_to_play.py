@@ -60,3 +60,30 @@ def test_every_email_to_a_player_links_to_the_rules(app: Flask, table: Table) ->
         assert re.search(r'href="http://127\.0\.0\.1:5000/play/[^"]+/how-to-play"', email.html_body), email.kind
     invitation = next(e for e in emails if e.kind == "invitation")
     assert "A TURN IN SHORT" in invitation.text_body and "Draw two cards" in invitation.text_body
+
+
+def test_the_rules_are_written_in_the_readers_language(client: FlaskClient) -> None:
+    dutch = client.get("/how-to-play/call-to-glory", headers={"Accept-Language": "nl"}).text
+    assert "Het doel van het spel" in dutch and "De twee aflegstapels" in dutch
+    assert "<td>Bode</td><td>16</td>" in dutch and "<td>Samoerai</td><td>12</td>" in dutch
+    assert "Variant 1: Keizerlijke opdrachten" in dutch and "Ninja miniatuur" in dutch and "trekstapel" in dutch
+    assert "The goal" not in dutch and "Envoy" not in dutch
+    french = client.get("/how-to-play/call-to-glory", headers={"Accept-Language": "fr-BE,fr;q=0.9"}).text
+    assert "Le but du jeu" in french and "Les deux défausses" in french and "La fin d'une manche" in french
+    assert "<td>Émissaire</td><td>16</td>" in french and "<td>Samouraï</td><td>12</td>" in french
+    assert "Missions pour l'Empire" in french and "figurine Ninja" in french
+    assert "The goal" not in french and "Envoy" not in french
+    english = client.get("/how-to-play/call-to-glory", headers={"Accept-Language": "en"}).text
+    assert "The goal" in english and "<td>Envoy</td><td>16</td>" in english and "Bode" not in english
+    unknown = client.get("/how-to-play/call-to-glory", headers={"Accept-Language": "de"}).text
+    assert "The goal" in unknown
+
+
+def test_a_seats_rules_in_dutch_keep_that_games_options(app: Flask, client: FlaskClient) -> None:
+    specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("bob", email="bob@example.com")]
+    table = new_table(app, specs, seed=1, options=Options(rounds=2, ninja_power=True))
+    text = client.get(f"/play/{table.personal(0)}/how-to-play", headers={"Accept-Language": "nl"}).text
+    assert "dit spel heeft er <strong>2</strong>" in text
+    assert "De kracht van de Ninja — in dit spel gebruikt" in text and "algemene voorraad" in text
+    assert "Keizerlijke opdrachten — niet in dit spel gebruikt" in text
+    assert "drie geheime" not in text, "a variant this game does not use is not explained"
