@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
 from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, Note, OptionField, Result
@@ -126,21 +126,22 @@ class CallToGlory:
     min_players = 2
     max_players = 4
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
-    _speakers: ClassVar[dict[str, CallToGlory]] = {}
 
-    def __init__(self, words_: Words = EN) -> None:
+    def __init__(self, words_: Words = EN, family: dict[str, CallToGlory] | None = None) -> None:
+        """The game speaking ``words_``; ``family`` is the same game in the other languages (by code)."""
         self.words = words_
         self.lang = words_.lang
         self.option_fields: Sequence[OptionField] = _option_fields(words_)
+        self._family: dict[str, CallToGlory] = {} if family is None else family
+        self._family.setdefault(self.lang, self)
 
     def speaking(self, lang: str) -> CallToGlory:
-        """The same game in ``lang`` (English, Dutch or French; English for any other), one object per language."""
+        """The same game in ``lang`` (English, Dutch or French; English for any other), one object per language:
+        ``GAME.speaking("nl").speaking("en") is GAME``."""
         words_ = LANGUAGES.get(lang, EN)
-        if words_ is self.words:
-            return self
-        found = self._speakers.get(words_.lang)
+        found = self._family.get(words_.lang)
         if found is None:
-            found = self._speakers[words_.lang] = CallToGlory(words_)
+            found = CallToGlory(words_, self._family)
         return found
 
     # Rules -----------------------------------------------------------------------------------------

@@ -109,8 +109,9 @@ def _lays(state: State, p: int, w: Words) -> ChoiceGroup:
             continue
         notes = []
         if owner >= 0:
-            owner_cards = w.whose(state.players[owner], owner == p, w.card(kind, size))
-            notes.append(w.text("lay_beats", owner_cards=owner_cards, pile=w.pile_at(preferred_pile(state, owner))))
+            owner_cards = w.whose(state.players[owner], owner == p, w.card(kind, size), one=size == 1)
+            beats = w.counted("lay_beats", size)
+            notes.append(w.text(beats, owner_cards=owner_cards, pile=w.pile_at(preferred_pile(state, owner))))
         else:
             notes.append(w.text("lay_scores", value=VALUES[t]))
         if t == NINJA and state.ninjas:
@@ -174,7 +175,7 @@ def _reveals(state: State, p: int, w: Words) -> ChoiceGroup:
     for deck, t in sorted(state.tasks[p].items()):
         bonus = TASK_BONUS[deck]
         gains = ", ".join(
-            f"{w.YOU_OBJECT if q == p else state.players[q]} {bonus * state.tables[q][t]}" for q in range(state.n)
+            f"{w.YOU_NAME if q == p else state.players[q]} {bonus * state.tables[q][t]}" for q in range(state.n)
         )
         note = w.text("reveal_note", bonus=bonus, name=w.name(TYPES[t]), gains=gains)
         label = w.text("reveal_label", deck=deck, name=w.name(TYPES[t]))
@@ -186,7 +187,7 @@ def progress(state: State, viewer: str | None, w: Words = EN) -> list[str]:
     """What each table would score if the round ended now, and how near each of the round's ends is (R8)."""
     if state.status == FINISHED:
         return []
-    names = [w.YOU_OBJECT if name == viewer else name for name in state.players]
+    names = [w.YOU_NAME if name == viewer else name for name in state.players]
     scores = ", ".join(f"{names[p]} {round_score(state, p)}" for p in range(state.n))
     need = END_TYPES[state.n]
     types = [sum(1 for c in row if c) for row in state.tables]

@@ -54,7 +54,9 @@ class Words:
     YOU: ClassVar[str] = "You"
     """The reader as the subject of a sentence."""
     YOU_OBJECT: ClassVar[str] = "you"
-    """The reader elsewhere ("a bot played for you", "you 10")."""
+    """The reader as an object ("a bot played for you")."""
+    YOU_NAME: ClassVar[str] = "you"
+    """The reader in a list of scores ("ann 12, you 30")."""
     TEXTS: ClassVar[Mapping[str, str]] = {
         # events
         "draw_hidden": "{who} drew the top of {pile}.",
@@ -190,6 +192,10 @@ class Words:
         template = self.TEXTS.get(f"{key}/you") if you else None
         return (template or self.TEXTS[key]).format(**params)
 
+    def counted(self, key: str, count: int) -> str:
+        """``key``, or ``<key>/one`` for a single card if the language has that form ("die naar … gaat")."""
+        return f"{key}/one" if count == 1 and f"{key}/one" in self.TEXTS else key
+
     def name(self, type_: str) -> str:
         """'Farmer'."""
         return self.NAMES[type_][0] if type_ in self.NAMES else type_.capitalize()
@@ -210,8 +216,9 @@ class Words:
         """'the Farmer'."""
         return f"the {self.name(type_)}"
 
-    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False) -> str:
-        """Cards of a player: 'your 2 Farmers', "Ann's Farmers"; ``own``: of the player who acts ('their own …')."""
+    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False, one: bool = False) -> str:
+        """Cards of a player: 'your 2 Farmers', "Ann's Farmers"; ``own``: of the player who acts ('their own …');
+        ``one``: ``cards`` is a single card ('your Farmer')."""
         if own:
             return f"{'your' if mine else 'their'} own {cards}"
         return f"your {cards}" if mine else f"{owner}'s {cards}"
@@ -312,9 +319,14 @@ class Words:
         if beaten:
             own = beaten["player"] == event.get("player")
             owner_cards = self.whose(
-                beaten["player"], beaten["player"] == viewer, self.card(event["type"], beaten["count"]), own=own
+                beaten["player"],
+                beaten["player"] == viewer,
+                self.card(event["type"], beaten["count"]),
+                own=own,
+                one=beaten["count"] == 1,
             )
-            text += self.text("c_beat", owner_cards=owner_cards, pile=self.pile(beaten["pile"]))
+            beat = self.counted("c_beat", beaten["count"])
+            text += self.text(beat, owner_cards=owner_cards, pile=self.pile(beaten["pile"]))
         if event.get("ninja_taken"):
             text += self.text("c_ninja_taken")
         return text

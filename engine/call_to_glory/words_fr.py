@@ -57,6 +57,7 @@ class French(Words):
     }
     YOU: ClassVar[str] = "Vous"
     YOU_OBJECT: ClassVar[str] = "vous"
+    YOU_NAME: ClassVar[str] = "vous"
     TEXTS: ClassVar[Mapping[str, str]] = {
         "draw_hidden": "{who} a pioché la carte du dessus de {pile}.",
         "draw_hidden/you": "Vous avez pioché la carte du dessus de {pile}.",
@@ -84,7 +85,8 @@ class French(Words):
         "game_end_shared": "La partie est terminée. Vainqueurs : {names}.",
         "c_lay": "posé {cards}",
         "c_beat": " et battu {owner_cards}, qui rejoignent {pile}",
-        "c_ninja_taken": " et pris une figurine Ninja",
+        "c_beat/one": " et battu {owner_cards}, qui rejoint {pile}",
+        "c_ninja_taken": ", et pris une figurine Ninja",
         "c_discard": "défaussé {a_card} sur {pile}",
         "c_ninja": "utilisé un Ninja contre {target}{gone}, ce qui envoie la carte sur {pile}",
         "c_reveal": "révélé la carte Mission {deck} : {card}",
@@ -133,6 +135,7 @@ class French(Words):
         "lay_other": "{owner} a {cards} : posez-en {next} ou plus pour la battre (vous en avez {held})",
         "lay_closed": "Poser des {plural}",
         "lay_beats": "bat {owner_cards}, qui iront sur {pile}",
+        "lay_beats/one": "bat {owner_cards}, qui ira sur {pile}",
         "lay_scores": "rapporte {value} points à la fin de la manche",
         "lay_ninja": "vous prenez une figurine Ninja",
         "lay_no_ninja": "il ne reste aucune figurine Ninja à prendre",
@@ -202,8 +205,17 @@ class French(Words):
             return f"l'{name}"
         return f"{'la' if type_ in _FEMININE else 'le'} {name}"
 
-    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False) -> str:
-        """'vos 2 Paysans', "les 2 Paysans d'Ann", 'ses propres 2 Paysans'."""
+    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False, one: bool = False) -> str:
+        """'vos 2 Paysans', "les 2 Paysans d'Ann", 'ses propres 2 Paysans'; one card: 'votre Paysan',
+        "l'Émissaire d'Ann", 'sa propre Impératrice'."""
+        if one:
+            feminine = cards == self.NAMES["empress"][0]
+            if own:
+                return f"{'votre' if mine else 'sa' if feminine else 'son'} propre {cards}"
+            if mine:
+                return f"votre {cards}"
+            article = "l'" if elides(cards) else "la " if feminine else "le "
+            return f"{article}{cards} {of(owner)}"
         if own:
             return f"{'vos' if mine else 'ses'} propres {cards}"
         return f"vos {cards}" if mine else f"les {cards} {of(owner)}"

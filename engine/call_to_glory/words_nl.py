@@ -43,6 +43,7 @@ class Dutch(Words):
     }
     YOU: ClassVar[str] = "Je"
     YOU_OBJECT: ClassVar[str] = "jou"
+    YOU_NAME: ClassVar[str] = "jij"
     TEXTS: ClassVar[Mapping[str, str]] = {
         "draw_hidden": "{who} trok de bovenste kaart van {pile}.",
         "draw_known": "{who} trok {a_card} van {pile}.",
@@ -63,7 +64,8 @@ class Dutch(Words):
         "game_end_shared": "Het spel is voorbij. Winnaars: {names}.",
         "c_lay": "speelde {cards} uit",
         "c_beat": " en versloeg {owner_cards}, die naar {pile} gingen",
-        "c_ninja_taken": " en kreeg een Ninja miniatuur",
+        "c_beat/one": " en versloeg {owner_cards}, die naar {pile} ging",
+        "c_ninja_taken": ", en kreeg een Ninja miniatuur",
         "c_discard": "legde {a_card} af op {pile}",
         "c_ninja": "zette een Ninja in tegen {target}{gone} en stuurde de kaart naar {pile}",
         "c_reveal": "draaide opdrachtkaart {deck} om: {card}",
@@ -111,6 +113,7 @@ class Dutch(Words):
         "lay_other": "{owner} heeft {cards}: speel er {next} of meer uit om die te verslaan (je hebt er {held})",
         "lay_closed": "Speel {plural} uit",
         "lay_beats": "verslaat {owner_cards}, die naar {pile} gaan",
+        "lay_beats/one": "verslaat {owner_cards}, die naar {pile} gaat",
         "lay_scores": "levert {value} punten op aan het eind van de ronde",
         "lay_ninja": "je krijgt een Ninja miniatuur",
         "lay_no_ninja": "er is geen Ninja miniatuur meer over",
@@ -170,7 +173,7 @@ class Dutch(Words):
         """'de Boer' (every character card is a "de" word)."""
         return f"de {self.name(type_)}"
 
-    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False) -> str:
+    def whose(self, owner: str, mine: bool, cards: str, *, own: bool = False, one: bool = False) -> str:
         """'je 2 Boeren', 'de 2 Boeren van Ann', 'hun eigen 2 Boeren'."""
         if own:
             return f"{'je' if mine else 'hun'} eigen {cards}"

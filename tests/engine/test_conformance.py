@@ -219,3 +219,107 @@ def test_identity_and_bad_input(key: str) -> None:
     state = game.new_game(players, game.variants(players)[0], seed=1)
     with pytest.raises(FormatError):
         game.player_view(state, "nobody")
+
+
+LANGUAGES = ("nl", "fr")
+ENGLISH_GAME_WORDS = {
+    # games whose words are translated: English words that must not show through in another language
+    "call-to-glory": re.compile(
+        r"\b(Emperors?|Empress(es)?|Samurai|Envoys?|Monks?|Farmers?|draw piles?|discard piles?|rounds?|turns?|"
+        r"[Yy]ou|your|drew|laid|discarded|the|and|with|[Ll]ay|[Dd]raw|[Dd]iscard|[Rr]eveal|task|cards?|players?|"
+        r"Imperial|[Tt]he power)\b"
+    ),
+}
+
+
+def _language_cases() -> list[Any]:
+    cases = []
+    for key in GAMES:
+        game = engine.GAMES[key]
+        for n in range(game.min_players, game.max_players + 1):
+            players = [f"p{i}" for i in range(1, n + 1)]
+            variants = game.variants(players)
+            for k in sorted({0, len(variants) - 1}):
+                for lang in LANGUAGES:
+                    cases.append(pytest.param(key, lang, players, variants[k], id=f"{key}-{lang}-{n}p-{k}"))
+    return cases
+
+
+def _texts_of_options(game: Game, players: list[str]) -> list[str]:
+    texts: list[str] = []
+    for field in game.option_fields:
+        texts += [field.label, *(label for _, label in field.choices)]
+        texts += [field.help] if field.help else []
+    with pytest.raises(OptionsError) as caught:
+        game.parse_options({"no such option": 1}, players)
+    texts += list(caught.value.errors.values())
+    return texts
+
+
+def _texts_now(game: Game, state: Any, players: list[str]) -> list[str]:
+    texts = [d.prompt for d in game.waiting_for(state).values()]
+    for viewer in players:
+        texts += game.progress(state, viewer)
+        for group in [*game.choices(state, viewer), *game.settings(state, viewer)]:
+            texts.append(group.title)
+            for choice in group.choices:
+                texts += [choice.label, game.describe_move(choice.move)] + ([choice.note] if choice.note else [])
+            texts += [c.reason for c in group.closed] + [c.label for c in group.closed if c.label]
+    return texts
+
+
+def _words_of(group: Any) -> list[str]:
+    return [json.dumps(c.move, sort_keys=True) for c in group.choices]
+
+
+@pytest.mark.parametrize(("key", "lang", "players", "options"), _language_cases())
+def test_every_text_in_every_language(key: str, lang: str, players: list[str], options: dict[str, Any]) -> None:
+    """``speaking(lang)``: the same game (states, moves and choices shared), every text a non-empty str in
+    ``lang`` (for a game with words in that language, no English game word shows through)."""
+    english = engine.GAMES[key]
+    game = english.speaking(lang)
+    assert game.speaking(lang) is game and english.speaking(lang) is game, "one object per language"
+    assert english.speaking("en") is english and english.speaking("xx").lang == english.speaking("en").lang == "en"
+    assert game.key == english.key and game.record_format == english.record_format
+    foreign = ENGLISH_GAME_WORDS.get(key)
+    if foreign is not None:
+        assert game.lang == lang
+    rng = random.Random(f"{key}{lang}{len(players)}{sorted(options.items())}")
+    texts = _texts_of_options(game, players)
+    options = game.parse_options(options, players)
+    state = game.new_game(players, options, seed=rng.randrange(10**9))
+    before = game.clone(state)
+    log: list[dict[str, Any]] = []
+    for _ in range(MAX_STEPS):
+        waiting = game.waiting_for(state)
+        if not waiting:
+            break
+        texts += _texts_now(game, state, players)
+        for player in waiting:
+            mine = [_words_of(g) for g in game.choices(state, player)]
+            assert mine == [_words_of(g) for g in english.choices(state, player)], "only the words differ"
+        player = rng.choice(sorted(waiting))
+        move = rng.choice(game.legal_moves(state, player))
+        events: list[dict[str, Any]] = []
+        game.apply(state, move, events)
+        log += events
+        for milestone in game.milestones(before, state):
+            texts.append(milestone.title)
+        before = game.clone(state)
+        for viewer in [*players, None]:
+            seen = events if viewer is None else game.player_view(state, viewer, log=events)["log"]
+            texts += [game.describe(event, viewer) for event in seen]
+            if viewer is not None:
+                recent = game.player_view(state, viewer, log=log[-60:])["log"]
+                line = game.headline(state, viewer, recent)
+                assert isinstance(line, str)
+                texts += [line] if line else []
+    else:
+        pytest.fail(f"no end after {MAX_STEPS} moves")
+    for viewer in players:
+        seen = game.player_view(state, viewer, log=log)["log"]
+        texts += game.narrate([LogEntry(viewer, "link", seen), LogEntry(viewer, "timeout", seen[-3:])], viewer)
+    assert texts and all(isinstance(text, str) and text.strip() for text in texts)
+    if foreign is not None:
+        found = sorted({m.group(0) for text in texts for m in foreign.finditer(text)})
+        assert not found, f"English in {lang}: {found} in " + next(t for t in texts if foreign.search(t))
