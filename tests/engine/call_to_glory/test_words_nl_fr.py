@@ -97,7 +97,8 @@ def test_a_lay_of_3_that_beats_a_set_and_takes_a_ninja_miniature() -> None:
         "en kreeg een Ninja miniatuur."
     )
     assert FRENCH.describe(LAY_NINJAS, "ann") == (
-        "Vous avez posé 3 Ninjas et battu les 2 Ninjas de bob, qui rejoignent la défausse 1, et pris une figurine Ninja."
+        "Vous avez posé 3 Ninjas et battu les 2 Ninjas de bob, qui rejoignent la défausse 1, "
+        "et pris une figurine Ninja."
     )
     own = {**LAY_NINJAS, "beaten": {"player": "ann", "count": 1, "pile": "discard2"}, "ninja_taken": False}
     assert (
