@@ -87,3 +87,14 @@ def test_a_seats_rules_in_dutch_keep_that_games_options(app: Flask, client: Flas
     assert "De kracht van de Ninja — in dit spel gebruikt" in text and "algemene voorraad" in text
     assert "Keizerlijke opdrachten — niet in dit spel gebruikt" in text
     assert "drie geheime" not in text, "a variant this game does not use is not explained"
+
+
+def test_the_game_speaks_the_readers_language_through_rules_of(app: Flask, client: FlaskClient, table: Table) -> None:
+    for lang, word in (("nl", "trekstapel"), ("fr", "pioche")):
+        with app.test_request_context(headers={"Accept-Language": lang}):
+            assert games.rules_of("call-to-glory").lang == lang
+        page = client.get(f"/play/{table.personal(0)}", headers={"Accept-Language": lang}).text
+        assert word in page and "draw pile" not in page, lang
+    with app.test_request_context():
+        assert games.rules_of("call-to-glory").lang == "en"
+    assert "draw pile" in client.get(f"/play/{table.personal(0)}").text
