@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from email_validator import EmailNotValidError, validate_email
@@ -570,7 +570,13 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         "version": expected_version + 1,
         "updated_at": utcnow(),
         **waits.store_fields(
-            session=session, game=game, rules=outcome.rules, state=state, seats=outcome.seats, now=utcnow()
+            session=session,
+            game=game,
+            rules=outcome.rules,
+            state=state,
+            seats=outcome.seats,
+            now=utcnow(),
+            before=outcome.before.waiting if outcome.before is not None and game.paused_at is None else None,
         ),
     }
     params = {"b_id": game.id, "b_version": expected_version, **{f"v_{k}": v for k, v in values.items()}}
@@ -656,6 +662,35 @@ def verify_game(*, session: Session, game_id: int) -> bool:
     """True if replaying the log gives exactly the stored snapshot."""
     game = get_game(session=session, game_id=game_id)
     return rules_of(game).to_json(replay_game(session=session, game_id=game_id)) == game.state
+
+
+class LinkSeat(NamedTuple):
+    """What a move form needs of a link's seat before the write: the game's key and the seat's name."""
+
+    game: str
+    name: str
+
+
+_GAMES, _SEAT_ROWS = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
+_LINK_SEAT = (
+    select(_GAMES.c.game, _SEAT_ROWS.c.name, _SEAT_ROWS.c.nonce)
+    .join(_SEAT_ROWS, _SEAT_ROWS.c.game_id == _GAMES.c.id)
+    .where(_GAMES.c.id == bindparam("game_id"), _SEAT_ROWS.c.position == bindparam("seat"))
+)
+_GAME_EXISTS = select(_GAMES.c.id).where(_GAMES.c.id == bindparam("game_id"))
+
+
+def link_seat(*, session: Session, link: links.Link) -> LinkSeat:
+    """The game key and seat name of a verified link, in one light read (no snapshot): raise GameNotFound,
+    LinkInvalid, LinkRevoked as ``find_seat`` does."""
+    row = session.execute(_LINK_SEAT, {"game_id": link.game_id, "seat": link.seat}).first()
+    if row is None:
+        if session.execute(_GAME_EXISTS, {"game_id": link.game_id}).first() is None:
+            raise GameNotFound(f"there is no game {link.game_id}")
+        raise links.LinkInvalid
+    if link.nonce_tag != links.nonce_tag(row.nonce):
+        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+    return LinkSeat(row.game, row.name)
 
 
 def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:

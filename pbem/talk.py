@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from . import games
@@ -65,13 +65,17 @@ def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str 
     return message
 
 
+_SAID = select(Message).where(col(Message.game_id) == bindparam("game_id"), col(Message.hidden_at).is_(None))
+_SAID_SINCE = _SAID.where(col(Message.created_at) > bindparam("since")).order_by(col(Message.id))
+_SAID_LATEST = _SAID.order_by(col(Message.id).desc()).limit(SHOWN)
+
+
 def said(*, session: Session, game_id: int, names: dict[int, str], since: datetime | None = None) -> list[Said]:
     """What was said at a game and not hidden, oldest first: after ``since``, or the latest SHOWN."""
-    query = select(Message).where(col(Message.game_id) == game_id, col(Message.hidden_at).is_(None))
     if since is not None:
-        rows = list(session.exec(query.where(col(Message.created_at) > since).order_by(col(Message.id))))
+        rows = list(session.exec(_SAID_SINCE, params={"game_id": game_id, "since": since}))
     else:
-        rows = list(session.exec(query.order_by(col(Message.id).desc()).limit(SHOWN)))[::-1]
+        rows = list(session.exec(_SAID_LATEST, params={"game_id": game_id}))[::-1]
     return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow()) for r in rows]
 
 

@@ -72,8 +72,8 @@ def make_move(token: str) -> Any:
     except (links.LinkInvalid, links.LinkExpired) as exc:
         return link_error(exc)
     try:
-        game, _seats, seat = games.find_seat(session=db.get_session(), link=link)
-        rules = games.rules_of(game)
+        seat = games.link_seat(session=db.get_session(), link=link)
+        rules = games.rules_of(seat.game)
     except (links.LinkInvalid, games.ServiceError) as exc:
         return link_error(exc)
     if link.purpose == links.MOVE:
