@@ -401,7 +401,7 @@ def new_game_form(key: str) -> type[NewGameBase]:
         name = StringField("Name", validators=[Length(max=games.MAX_PLAYER_NAME, message=TOO_LONG)])
         email = StringField("Email", validators=[Length(max=games.MAX_EMAIL, message=TOO_LONG)])
         language = SelectField(
-            _l("Language"), choices=list(i18n.NAMES.items()), default=i18n.current, validate_choice=False
+            _l("Language"), choices=_choices(list(i18n.NAMES.items())), default=i18n.current, validate_choice=False
         )
         timezone = StringField("Time zone", default="UTC", validators=[Length(max=64, message=TOO_LONG)])
 
