@@ -46,7 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, help, play, security, settings
+    from .web import admin, away, check, errors, front, help, language, play, security, settings
 
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
@@ -55,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
     app.register_blueprint(check.bp)
+    app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)
     if app.config["DEVELOPMENT"]:
         from .web import mailbox

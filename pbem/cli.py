@@ -199,10 +199,18 @@ def send_mail(loop: bool, interval: float) -> None:
 @click.argument("username")
 @click.option("--email", default=None, help="the organiser's address (offered as the organiser of their new games)")
 @click.option("--timezone", default=None, help="the time zone the admin page shows times in (default: UTC)")
+@click.option(
+    "--language",
+    default=None,
+    type=click.Choice(i18n.SUPPORTED, case_sensitive=False),
+    help="the language the admin page speaks to them (default: en)",
+)
 @click.option("--password-stdin", is_flag=True, help="read the password from the first line of standard input")
 @click.option("--reset", is_flag=True, help="give an existing admin a new password (their sessions end)")
 @with_appcontext
-def create_admin(username: str, email: str | None, timezone: str | None, password_stdin: bool, reset: bool) -> None:
+def create_admin(
+    username: str, email: str | None, timezone: str | None, language: str | None, password_stdin: bool, reset: bool
+) -> None:
     """Create an organiser account for the admin page (/admin); the password is asked for, never an argument."""
     import sys
 
@@ -216,7 +224,13 @@ def create_admin(username: str, email: str | None, timezone: str | None, passwor
     try:
         with db.write_session() as session:
             user = admin.create_admin(
-                session=session, username=username, password=password, email=email, timezone=timezone, reset=reset
+                session=session,
+                username=username,
+                password=password,
+                email=email,
+                timezone=timezone,
+                reset=reset,
+                language=language,
             )
             name = user.username
     except games.ServiceError as exc:

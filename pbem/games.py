@@ -665,15 +665,18 @@ def verify_game(*, session: Session, game_id: int) -> bool:
 
 
 class LinkSeat(NamedTuple):
-    """What a move form needs of a link's seat before the write: the game's key and the seat's name."""
+    """What a move form needs of a link's seat before the write: the game's key, the seat's name, language and
+    time zone."""
 
     game: str
     name: str
+    language: str
+    timezone: str
 
 
 _GAMES, _SEAT_ROWS = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
 _LINK_SEAT = (
-    select(_GAMES.c.game, _SEAT_ROWS.c.name, _SEAT_ROWS.c.nonce)
+    select(_GAMES.c.game, _SEAT_ROWS.c.name, _SEAT_ROWS.c.nonce, _SEAT_ROWS.c.language, _SEAT_ROWS.c.timezone)
     .join(_SEAT_ROWS, _SEAT_ROWS.c.game_id == _GAMES.c.id)
     .where(_GAMES.c.id == bindparam("game_id"), _SEAT_ROWS.c.position == bindparam("seat"))
 )
@@ -690,7 +693,7 @@ def link_seat(*, session: Session, link: links.Link) -> LinkSeat:
         raise links.LinkInvalid
     if link.nonce_tag != links.nonce_tag(row.nonce):
         raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
-    return LinkSeat(row.game, row.name)
+    return LinkSeat(row.game, row.name, row.language, row.timezone)
 
 
 def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:

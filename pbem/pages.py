@@ -12,13 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import has_request_context
 from sqlmodel import Session, col, select
 
 from engine.errors import FormatError
 from engine.protocol import ChoiceGroup, Result
 from engine.protocol import Game as Rules
 
-from . import games, links, talk, timing, waits
+from . import games, i18n, links, talk, timing, waits
 from .mail import compose
 from .models import Game, OutboxEmail, Seat, utcnow
 
@@ -81,9 +82,13 @@ class SeatPage:
 
 
 def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
-    """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked."""
+    """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked. In a
+    request, the rest of it speaks the seat's language, with times on the seat's clock."""
     link = links.read(token)
-    return (link, *games.find_seat(session=session, link=link))
+    game, seats, seat = games.find_seat(session=session, link=link)
+    if has_request_context():
+        i18n.use(seat.language, seat.timezone)
+    return link, game, seats, seat
 
 
 def personal_token_of(*, session: Session, link: links.Link) -> str:

@@ -3,17 +3,16 @@ game a repair may change."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlmodel import Session
 
-from .. import games, timing
+from .. import games, i18n, timing
 from ..audit import Actor as Actor
 from ..models import Game, Seat, utcnow
 
-LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,4})?")
 STATUSES = ("playing", "finished", "aborted")
 """A game's status as the admin page shows it: the stored ones, or ``aborted`` (stopped by an organiser)."""
 RUNNING = ("playing", "revealing")
@@ -50,10 +49,12 @@ def require_email(value: Any, who: str) -> str:
 
 
 def check_language(value: Any) -> str:
-    """A language code such as en, fr or pt-BR."""
-    if not isinstance(value, str) or not LANGUAGE.fullmatch(value):
-        raise games.ServiceError("a language is a code such as en, fr or pt-BR")
-    return value
+    """One of the supported languages (i18n.SUPPORTED), any case: 'NL' is 'nl'."""
+    code = value.strip().lower() if isinstance(value, str) else ""
+    if code not in i18n.SUPPORTED:
+        choices = ", ".join(f"{c} ({i18n.NAMES[c]})" for c in i18n.SUPPORTED)
+        raise games.ServiceError(_("The language must be one of %(choices)s.", choices=choices))
+    return code
 
 
 def checked(errors: dict[str, str], key: str, check: Any, *args: Any) -> Any:

@@ -24,13 +24,14 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from engine.protocol import LogEntry, Milestone, Note
 
-from .. import audit, games, links, talk, timing, waits
-from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
+from .. import audit, games, i18n, links, talk, timing, waits
+from ..models import AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
 from . import compose, outbox
 
 STORY_MOVES = 200
@@ -127,12 +128,14 @@ def after_leave(
     *, session: Session, outcome: games.MoveOutcome, seats: Sequence[Seat], seat: Seat, before: games.Before | None
 ) -> None:
     """A player left: tell the organiser, then queue what the bot's moves (if it had to act) call for."""
-    played = " The bot has already played their part of the current turn." if outcome.logged else ""
-    body = (
-        f"{seat.name} left the game from their settings page. "
-        f"The heuristic bot plays their seat from now on, and their links no longer work.{played}"
-    )
-    queue_organiser_notice(session=session, game=outcome.game, subject=f"{seat.name} left the game", body=body)
+    with i18n.in_language(organiser_language(session, outcome.game)):
+        played = " The bot has already played their part of the current turn." if outcome.logged else ""
+        body = (
+            f"{seat.name} left the game from their settings page. "
+            f"The heuristic bot plays their seat from now on, and their links no longer work.{played}"
+        )
+        title = f"{seat.name} left the game"
+    queue_organiser_notice(session=session, game=outcome.game, subject=title, body=body)
     after_move(session=session, outcome=outcome, seats=seats, before=before)
 
 
@@ -206,7 +209,8 @@ def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], sea
         select(OutboxEmail.id).where(OutboxEmail.seat_id == seat.id, OutboxEmail.message_id == root)
     ).first()
     state = games.load_state(game)
-    email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
+    with i18n.in_language(seat.language):
+        email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
     return _queue(session, game, seat, email, None)
 
 
@@ -330,6 +334,21 @@ def render_queued(
         raise Dropped("the seat has another address or no person now")
     if headers.get("In-Reply-To") != compose.thread_root(game, seat):
         raise Dropped("the seat has new links")
+    with i18n.in_language(seat.language):  # the sender runs in an app context, outside any request
+        return _render_for(session, kind, game, seats, seat, decision, what)
+
+
+def _render_for(
+    session: Session,
+    kind: str,
+    game: Game,
+    seats: Sequence[Seat],
+    seat: Seat,
+    decision: str | None,
+    what: dict[str, Any],
+) -> compose.Email:
+    """``render_queued``'s email, in the language spoken now (the seat's)."""
+    game_id = game.id or 0
     rules = games.rules_of(game)
     state = games.load_state(game)
     sheets = [_milestone(m) for m in what.get("sheets") or []]
@@ -366,6 +385,19 @@ def _milestone(m: dict[str, Any]) -> Milestone:
     return Milestone(m["kind"], m["title"], m["number"], m["data"])
 
 
+def organiser_language(session: Session, game: Game) -> str:
+    """The language emails to the game's organiser speak: that of the admin account with the organiser's address
+    (the first made, if several have it), else English."""
+    if not game.organiser_email:
+        return i18n.DEFAULT
+    found = session.exec(
+        select(AdminUser.language)
+        .where(func.lower(col(AdminUser.email)) == game.organiser_email.lower())
+        .order_by(col(AdminUser.id))
+    ).first()
+    return i18n.language(found)
+
+
 def queue_organiser_notice(
     *,
     session: Session,
@@ -379,7 +411,8 @@ def queue_organiser_notice(
     ``body`` is plain text, paragraphs apart."""
     if not game.organiser_email:
         return None
-    email = compose.organiser(game=game, to=game.organiser_email, title=subject, body=body)
+    with i18n.in_language(organiser_language(session, game)):
+        email = compose.organiser(game=game, to=game.organiser_email, title=subject, body=body)
     return _queue(session, game, None, email, dedupe_key, now=now)
 
 
@@ -419,17 +452,17 @@ def queue_stuck_notices(*, session: Session, now: datetime) -> int:
             .order_by(col(OutboxEmail.created_at), col(OutboxEmail.id))
         ).first()
         hours = current_app.config["MAIL_RETRY_FOR_HOURS"]
-        body = (
-            f"Emails of this game have been waiting since {since:%Y-%m-%d %H:%M} UTC: the mail server keeps "
-            f"failing (last error: {error}).\n\n"
-            f"Nothing is lost. They are tried again every few minutes, for up to {hours} hours after each was "
-            "queued, and go out as soon as the mail server answers. This notice goes the same way: if it reaches "
-            "you late, the server is back and the waiting emails have gone out with it."
-        )
+        with i18n.in_language(organiser_language(session, game)):
+            body = (
+                f"Emails of this game have been waiting since {since:%Y-%m-%d %H:%M} UTC: the mail server keeps "
+                f"failing (last error: {error}).\n\n"
+                f"Nothing is lost. They are tried again every few minutes, for up to {hours} hours after each was "
+                "queued, and go out as soon as the mail server answers. This notice goes the same way: if it "
+                "reaches you late, the server is back and the waiting emails have gone out with it."
+            )
+            title = "Email is not going out"
         key = f"{outbox.STUCK_KEY}{game_id}:{since:%Y%m%dT%H%M%S}"
-        notice = queue_organiser_notice(
-            session=session, game=game, subject="Email is not going out", body=body, dedupe_key=key, now=now
-        )
+        notice = queue_organiser_notice(session=session, game=game, subject=title, body=body, dedupe_key=key, now=now)
         queued += notice is not None
     return queued
 
@@ -512,10 +545,11 @@ def queue_digest(
     last, entries, notes = _happened(session, game, seats, seat, after, since)
     if not entries and not notes:
         return None
-    lines = games.rules_of(game).narrate(entries, seat.name, notes)
-    if truncated:
-        lines.insert(0, "Earlier moves are in the log on your page.")
-    email = compose.digest(game=game, seats=seats, seat=seat, lines=lines, day=day)
+    with i18n.in_language(seat.language):
+        lines = games.rules_of(game).narrate(entries, seat.name, notes)
+        if truncated:
+            lines.insert(0, "Earlier moves are in the log on your page.")
+        email = compose.digest(game=game, seats=seats, seat=seat, lines=lines, day=day)
     row = _queue(session, game, seat, email, f"digest:{game.id}:{seat.position}:{day.isoformat()}")
     if row is not None:
         seat.digest_seq, seat.digest_at = last, now
@@ -587,6 +621,17 @@ def set_email_choices(
     return seat
 
 
+def set_language(*, session: Session, seat: Seat, language: str) -> Seat:
+    """Store the language the seat's pages and emails speak from now on (Refused for one not offered); the next
+    email to the seat is rendered in it, also one queued before (the sender renders it when it sends it)."""
+    if language not in i18n.SUPPORTED:
+        raise Refused(_("Choose one of the languages offered: %(choices)s.", choices=", ".join(i18n.SUPPORTED)))
+    seat.language = language
+    session.add(seat)
+    session.flush()
+    return seat
+
+
 def request_fresh_link(*, session: Session, token: str, now: datetime | None = None) -> OutboxEmail | None:
     """Mail a seat its current personal link, to the address it has on file, for a genuine but expired token.
 
@@ -609,7 +654,9 @@ def request_fresh_link(*, session: Session, token: str, now: datetime | None = N
         raise TooManyRequests("A fresh link was sent to this seat a short while ago. Please try again later.")
     game = games.get_game(session=session, game_id=link.game_id)
     seats = games.seats_of(session=session, game_id=link.game_id)
-    row = _queue(session, game, seat, compose.fresh_link(game=game, seats=seats, seat=seat), None)
+    with i18n.in_language(seat.language):
+        email = compose.fresh_link(game=game, seats=seats, seat=seat)
+    row = _queue(session, game, seat, email, None)
     if row is not None:
         row.created_at = now
         session.add(row)

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from zoneinfo import available_timezones
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import lazy_gettext as _l
 from flask_login import UserMixin, current_user, login_user, logout_user
 from flask_wtf import FlaskForm
 from limits import RateLimitItem
@@ -38,7 +39,7 @@ import engine
 from engine.protocol import Game as Rules
 from engine.protocol import OptionField
 
-from .. import admin, db, games, timing
+from .. import admin, db, games, i18n, timing
 from ..extensions import login_manager
 from ..models import AdminUser, utcnow
 from .errors import error_page
@@ -55,6 +56,7 @@ class LoginUser(UserMixin):  # type: ignore[misc]
 
     def __init__(self, user: AdminUser, session_value: str) -> None:
         self.actor = admin.actor_of(user)
+        self.language = user.language
         self.session_value = session_value
 
     def get_id(self) -> str:
@@ -97,6 +99,7 @@ def _require_login() -> BaseResponse | None:
         logout_user()
         session.clear()
         return _unauthorized("Your login has expired: please log in again.")
+    i18n.use(current_user.language, current_user.actor.timezone)
     return None
 
 
@@ -233,6 +236,20 @@ def login() -> Any:
     login_user(login)
     session["admin_since"] = time.time()
     return redirect(target or url_for("admin.index"), code=303)
+
+
+@bp.post("/language")
+def language() -> Any:
+    """Store the language the admin area speaks to the logged-in organiser (the switch of the admin pages), then
+    go back to the page it was on."""
+    me = actor()
+    db.get_session().close()
+    try:
+        with db.write_session() as write:
+            admin.set_language(session=write, admin_id=me.id, language=request.form.get("lang", ""))
+    except games.ServiceError as exc:
+        return error_page(400, exc.message)
+    return redirect(safe_next(request.form.get("next")) or url_for("admin.index"), code=303)
 
 
 @bp.post("/logout")
@@ -383,7 +400,9 @@ def new_game_form(key: str) -> type[NewGameBase]:
         kind = SelectField("Seat", choices=_choices(kinds), default="none")
         name = StringField("Name", validators=[Length(max=games.MAX_PLAYER_NAME, message=TOO_LONG)])
         email = StringField("Email", validators=[Length(max=games.MAX_EMAIL, message=TOO_LONG)])
-        language = StringField("Language", default="en", validators=[Length(max=8, message=TOO_LONG)])
+        language = SelectField(
+            _l("Language"), choices=_choices(list(i18n.NAMES.items())), default=i18n.current, validate_choice=False
+        )
         timezone = StringField("Time zone", default="UTC", validators=[Length(max=64, message=TOO_LONG)])
 
     options = type("OptionsForm", (Form,), {o.name: _option_field(rules, o) for o in rules.option_fields})

@@ -14,7 +14,7 @@ import engine
 from engine.errors import FormatError
 from engine.protocol import Game as Rules
 
-from .. import db, flows, games, links, pages, talk
+from .. import db, flows, games, i18n, links, pages, talk
 from ..models import utcnow
 from .errors import error_page
 from .settings import expired_page
@@ -73,6 +73,7 @@ def make_move(token: str) -> Any:
         return link_error(exc)
     try:
         seat = games.link_seat(session=db.get_session(), link=link)
+        i18n.use(seat.language, seat.timezone)
         rules = games.rules_of(seat.game)
     except (links.LinkInvalid, games.ServiceError) as exc:
         return link_error(exc)
@@ -206,9 +207,10 @@ def say(token: str) -> Any:
     """Say something to the table (one line, at most 280 characters); the others see it on their page and in
     their next email."""
     try:
-        link = links.read(token)
-    except (links.LinkInvalid, links.LinkExpired) as exc:
+        link, _game, _seats, _seat = pages.resolve(session=db.get_session(), token=token)  # speaks the seat's language
+    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
         return link_error(exc)
+    db.drop_session()
     text = request.form.get("message", "")
     try:
         with db.write_session() as session:
