@@ -179,3 +179,30 @@ def test_durations_have_plurals(app: Flask, lang: str, one: str, many: str) -> N
     with app.app_context(), force_locale(lang):
         assert compose.duration(timedelta(days=1, hours=1)) == one
         assert compose.duration(timedelta(days=3, hours=5)) == many
+
+
+OTHER_EMAILS = {
+    "nl": ["Hallo ann,", "SPELERS, IN BEURTVOLGORDE", "EERLIJK SPEL", "Jij begint ronde 1.", "Je nieuwe link"],
+    "fr": [
+        "Bonjour ann,",
+        "JOUEURS, DANS L'ORDRE DU JEU",
+        "JEU LOYAL",
+        "Vous commencez la manche 1.",
+        "Votre nouveau lien",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["nl", "fr"])
+def test_the_invitation_and_the_fresh_link_speak_the_language(app: Flask, table: Table, lang: str) -> None:
+    with app.app_context(), force_locale(lang):
+        session = db.get_session()
+        game = games.get_game(session=session, game_id=table.game_id)
+        seats = list(games.seats_of(session=session, game_id=table.game_id))
+        invitation = compose.invitation(game=game, seats=seats, seat=seats[0], state=games.load_state(game), root=True)
+        fresh = compose.fresh_link(game=game, seats=seats, seat=seats[0])
+    said = invitation.text + invitation.html + invitation.subject + fresh.subject + fresh.html
+    for text in OTHER_EMAILS[lang]:
+        assert text in said
+    for text in ("Hello ann,", "PLAYERS, IN TURN ORDER", "FAIR PLAY", "You start round 1.", "Your fresh link"):
+        assert text not in said
