@@ -259,7 +259,9 @@ def i18n_extract() -> None:
     root = i18n.TRANSLATIONS.parent.parent
     _pybabel(
         "extract", "-F", str(root / "babel.cfg"), "-k", "_l", "--no-location", "--sort-output",
-        "--project", "pbem", "--msgid-bugs-address", "translations@localhost", "-o", str(POT), str(root),
+        "--project", "pbem", "--msgid-bugs-address", "translations@localhost", "-o", str(POT),
+        # Babel skips folders starting with "_" by default: templates/games/_default holds texts too.
+        "--ignore-dirs", ".*", str(root),
     )  # fmt: skip
     click.echo(f"extracted the texts into {POT}")
 

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from email_validator import EmailNotValidError, validate_email
+from flask_babel import gettext
 from sqlalchemy import bindparam, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -394,10 +395,10 @@ def lock_seat(*, session: Session, game_id: int, seat: int, nonce_tag: str | Non
     seats = seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats):
         if nonce_tag is not None:
-            raise ServiceError("This link is not valid: the game has no such seat.")
+            raise ServiceError(gettext("This link is not valid: the game has no such seat."))
         raise ServiceError(f"game {game_id} has no seat {seat}")
     if nonce_tag is not None and nonce_tag != links.nonce_tag(seats[seat].nonce):
-        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+        raise LinkRevoked(gettext("This link was replaced by a newer one. Use the link in your latest email."))
     return game, seats
 
 
@@ -430,15 +431,20 @@ def apply_move(
         raise ServiceError(str(exc)) from None
     standing = rules.is_standing(parsed)
     if game.aborted_at is not None:
-        raise GamePaused("This game was stopped by its organiser: no more moves can be made.")
+        raise GamePaused(gettext("This game was stopped by its organiser: no more moves can be made."))
     if game.paused_at is not None and source != "admin" and not standing:
-        raise GamePaused(f"This game is paused. {game.paused_reason or ''} Moves wait until the organiser resumes it.")
+        raise GamePaused(
+            gettext(
+                "This game is paused. %(reason)s Moves wait until the organiser resumes it.",
+                reason=game.paused_reason or "",
+            )
+        )
     if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
         raise ServiceError(f"{player} is played by a bot")
     state = rules.from_json(game.state)
     over = is_over(rules, state)
     if standing and over:
-        raise GameOver("This game is over: its settings can no longer change.")
+        raise GameOver(gettext("This game is over: its settings can no longer change."))
     if not standing:
         waiting = {} if over else rules.waiting_for(state)
         current = {d.id for d in waiting.values()}
@@ -496,8 +502,12 @@ def _check_standing_rate(session: Session, rules: Rules, game_id: int, seat: int
     if changes >= STANDING_CHANGES:
         minutes = int(STANDING_WINDOW.total_seconds() // 60)
         raise TooManyChanges(
-            f"Your settings were changed {changes} times in the last {minutes} minutes. "
-            "Wait a few minutes, then try again."
+            gettext(
+                "Your settings were changed %(changes)d times in the last %(minutes)d minutes. "
+                "Wait a few minutes, then try again.",
+                changes=changes,
+                minutes=minutes,
+            )
         )
 
 
@@ -704,7 +714,7 @@ def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], 
         raise links.LinkInvalid
     seat = seats[link.seat]
     if link.nonce_tag != links.nonce_tag(seat.nonce):
-        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+        raise LinkRevoked(gettext("This link was replaced by a newer one. Use the link in your latest email."))
     return game, seats, seat
 
 

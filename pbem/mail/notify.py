@@ -129,13 +129,15 @@ def after_leave(
 ) -> None:
     """A player left: tell the organiser, then queue what the bot's moves (if it had to act) call for."""
     with i18n.in_language(organiser_language(session, outcome.game)):
-        played = " The bot has already played their part of the current turn." if outcome.logged else ""
-        body = (
-            f"{seat.name} left the game from their settings page. "
-            f"The heuristic bot plays their seat from now on, and their links no longer work.{played}"
+        body = _(
+            "%(name)s left the game from their settings page. "
+            "The heuristic bot plays their seat from now on, and their links no longer work.",
+            name=seat.name,
         )
-        title = f"{seat.name} left the game"
-    queue_organiser_notice(session=session, game=outcome.game, subject=title, body=body)
+        if outcome.logged:
+            body += " " + _("The bot has already played their part of the current turn.")
+        subject = _("%(name)s left the game", name=seat.name)
+    queue_organiser_notice(session=session, game=outcome.game, subject=subject, body=body)
     after_move(session=session, outcome=outcome, seats=seats, before=before)
 
 
@@ -453,14 +455,17 @@ def queue_stuck_notices(*, session: Session, now: datetime) -> int:
         ).first()
         hours = current_app.config["MAIL_RETRY_FOR_HOURS"]
         with i18n.in_language(organiser_language(session, game)):
-            body = (
-                f"Emails of this game have been waiting since {since:%Y-%m-%d %H:%M} UTC: the mail server keeps "
-                f"failing (last error: {error}).\n\n"
-                f"Nothing is lost. They are tried again every few minutes, for up to {hours} hours after each was "
-                "queued, and go out as soon as the mail server answers. This notice goes the same way: if it "
-                "reaches you late, the server is back and the waiting emails have gone out with it."
+            body = _(
+                "Emails of this game have been waiting since %(since)s UTC: the mail server keeps "
+                "failing (last error: %(error)s).\n\n"
+                "Nothing is lost. They are tried again every few minutes, for up to %(hours)s hours after each was "
+                "queued, and go out as soon as the mail server answers. This notice goes the same way: if it reaches "
+                "you late, the server is back and the waiting emails have gone out with it.",
+                since=f"{since:%Y-%m-%d %H:%M}",
+                error=error,
+                hours=hours,
             )
-            title = "Email is not going out"
+            title = _("Email is not going out")
         key = f"{outbox.STUCK_KEY}{game_id}:{since:%Y%m%dT%H%M%S}"
         notice = queue_organiser_notice(session=session, game=game, subject=title, body=body, dedupe_key=key, now=now)
         queued += notice is not None
@@ -474,7 +479,7 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
     _last, entries, notes = _happened(session, game, seats, seat, after, since)
     lines = games.rules_of(game).narrate(entries, seat.name, notes)
     if truncated:
-        lines.insert(0, "Earlier moves are in the log on your page.")
+        lines.insert(0, _("Earlier moves are in the log on your page."))
     return lines
 
 
@@ -507,14 +512,14 @@ def _happened(
         last = r.seq
         entries.append(LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at)))
     notes: list[Note] = [
-        (outbox.as_utc(s.left_at), f"{s.name} left the game; a bot plays for them from now on.")
+        (outbox.as_utc(s.left_at), _("%(name)s left the game; a bot plays for them from now on.", name=s.name))
         for s in seats
         if s.left_at is not None and s.id != seat.id and outbox.as_utc(s.left_at) > since
     ]
     notices = audit.actions_since(session=session, game_id=game.id or 0, since=since)
     notes += [(outbox.as_utc(n.at), n.text) for n in notices if n.seat in (None, seat.position)]
     notes += [
-        (m.at, f"{m.name} said: “{m.text}”")
+        (m.at, _("%(name)s said: “%(text)s”", name=m.name, text=m.text))
         for m in talk.said(session=session, game_id=game.id or 0, names=names, since=since)
         if m.name != seat.name
     ]
@@ -548,7 +553,7 @@ def queue_digest(
     with i18n.in_language(seat.language):
         lines = games.rules_of(game).narrate(entries, seat.name, notes)
         if truncated:
-            lines.insert(0, "Earlier moves are in the log on your page.")
+            lines.insert(0, _("Earlier moves are in the log on your page."))
         email = compose.digest(game=game, seats=seats, seat=seat, lines=lines, day=day)
     row = _queue(session, game, seat, email, f"digest:{game.id}:{seat.position}:{day.isoformat()}")
     if row is not None:
@@ -590,7 +595,7 @@ def settings_seat(*, session: Session, token: str) -> tuple[Game, list[Seat], Se
         return games.find_seat(session=session, link=link)
     except games.LinkRevoked:
         raise SeatGone(
-            "This settings link no longer works: the seat has newer links, or its player left the game."
+            _("This settings link no longer works: the seat has newer links, or its player left the game.")
         ) from None
 
 
@@ -609,7 +614,7 @@ def set_email_choices(
     """Store the settings token's seat's email choices (Refused for a value not offered); a daily digest is
     first due at the next DIGEST_AT on the seat's clock."""
     if score_sheets not in SCORE_SHEETS or digest not in DIGESTS:
-        raise Refused("The form offered choices that are not known here. Reload the page and choose again.")
+        raise Refused(_("The form offered choices that are not known here. Reload the page and choose again."))
     _game, _seats, seat = settings_seat(session=session, token=token)
     seat.reminders = reminders
     seat.score_sheets = score_sheets

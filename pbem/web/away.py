@@ -44,7 +44,7 @@ def set_away(token: str) -> Any:
         return link_error(exc)
     until = _date(request.form.get("until", ""))
     if until is None:
-        return error_page(400, "Choose the date you are back, like 2026-03-12.", "That date is not valid")
+        return error_page(400, _("Choose the date you are back, like 2026-03-12."), _("That date is not valid"))
     try:
         with db.write_session() as session:
             sweeps.set_absence(
@@ -56,8 +56,14 @@ def set_away(token: str) -> Any:
                 nonce_tag=link.nonce_tag,
             )
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "Time away not set")
-    flash(f"You are away until {timing.long_date(until)}: no reminders until then, and your deadlines wait.", "done")
+        return error_page(exc.status, exc.message, _("Time away not set"))
+    flash(
+        _(
+            "You are away until %(date)s: no reminders until then, and your deadlines wait.",
+            date=timing.long_date(until),
+        ),
+        "done",
+    )
     return _back(personal)
 
 
@@ -74,8 +80,8 @@ def back(token: str) -> Any:
                 session=session, game_id=link.game_id, seat=link.seat, now=utcnow(), nonce_tag=link.nonce_tag
             )
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "Time away not changed")
-    flash("Welcome back: you are no longer marked as away.", "done")
+        return error_page(exc.status, exc.message, _("Time away not changed"))
+    flash(_("Welcome back: you are no longer marked as away."), "done")
     return _back(personal)
 
 
@@ -104,8 +110,8 @@ def quiet(token: str) -> Any:
             )
             chosen = f"{seat.quiet_start}-{seat.quiet_end}" if seat.quiet_start else None
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "Quiet hours not changed")
-    flash(f"Quiet hours: {chosen or 'the default'}.", "done")
+        return error_page(exc.status, exc.message, _("Quiet hours not changed"))
+    flash(_("Quiet hours: %(hours)s.", hours=chosen) if chosen else _("Quiet hours: the default."), "done")
     return _back(personal)
 
 
