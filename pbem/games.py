@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from email_validator import EmailNotValidError, validate_email
 from flask_babel import gettext
 from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -686,11 +687,11 @@ class LinkSeat(NamedTuple):
 
 _GAMES, _SEAT_ROWS = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
 _LINK_SEAT = (
-    select(_GAMES.c.game, _SEAT_ROWS.c.name, _SEAT_ROWS.c.nonce, _SEAT_ROWS.c.language, _SEAT_ROWS.c.timezone)
+    core_select(_GAMES.c.game, _SEAT_ROWS.c.name, _SEAT_ROWS.c.nonce, _SEAT_ROWS.c.language, _SEAT_ROWS.c.timezone)
     .join(_SEAT_ROWS, _SEAT_ROWS.c.game_id == _GAMES.c.id)
     .where(_GAMES.c.id == bindparam("game_id"), _SEAT_ROWS.c.position == bindparam("seat"))
 )
-_GAME_EXISTS = select(_GAMES.c.id).where(_GAMES.c.id == bindparam("game_id"))
+_GAME_EXISTS = core_select(_GAMES.c.id).where(_GAMES.c.id == bindparam("game_id"))
 
 
 def link_seat(*, session: Session, link: links.Link) -> LinkSeat:
