@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlmodel import Session
 
 from engine.errors import FormatError, IllegalMove
@@ -81,8 +83,22 @@ def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:
             if ok
             else f"replayed {moves} moves: the stored state DIFFERS from the replay"
         )
+        if ok:
+            said = ngettext(
+                "Replayed %(num)d move: the stored state matches.",
+                "Replayed %(num)d moves: the stored state matches.",
+                moves,
+            )
+        else:
+            said = ngettext(
+                "Replayed %(num)d move: the stored state DIFFERS from the replay.",
+                "Replayed %(num)d moves: the stored state DIFFERS from the replay.",
+                moves,
+            )
     except (IllegalMove, FormatError) as exc:
         ok = False
-        result = f"the move log does not replay: {getattr(exc, 'message', str(exc))}"
-    audit.log_action(session, game, actor, "verify", f"verified the game: {result}")
-    return ok, result[0].upper() + result[1:] + "."
+        why = getattr(exc, "message", str(exc))
+        result = f"the move log does not replay: {why}"
+        said = _("The move log does not replay: %(why)s.", why=why)
+    audit.log_action(session, game, actor, "verify", f"verified the game: {result}")  # the log stays in English
+    return ok, said
