@@ -22,6 +22,10 @@ GAMES = {
     "nl": ["Spellen", "Nieuw spel", "Vraagt aandacht", "Wacht op", "1 spel."],
     "fr": ["Parties", "Nouvelle partie", "Demande attention", "En attente de", "1 partie."],
 }
+GAME = {
+    "nl": ["Tafelpraat", "Het spel pauzeren", "Organisatorweergave", "De beurtmail opnieuw sturen naar ann"],
+    "fr": ["Discussions de table", "Mettre la partie en pause", "toutes les mains", "Arrêter la partie"],
+}
 NEW_GAME = {
     "nl": ["Het spel maken en de uitnodigingen versturen", "Herinneringen en deadline", "Eerste herinnering na (uren)"],
     "fr": ["Créer la partie et envoyer les invitations", "Rappels et échéance", "Premier rappel après (heures)"],
@@ -41,6 +45,8 @@ ENGLISH = [
     "Get the links of your games by email",
     "The requested URL was not found",
     "Email choices",
+    "Table talk",
+    "Pause the game",
     "the game needs a name",
 ]
 
@@ -71,6 +77,7 @@ def test_the_games_list_and_the_new_game_form_follow_the_lang_cookie(
     _choose(admin_client, app, lang)
     _speaks(assert_page(admin_client.get("/admin/"), 200), GAMES[lang])
     _speaks(assert_page(admin_client.get("/admin/games/new"), 200), NEW_GAME[lang])
+    _speaks(assert_page(admin_client.get(f"/admin/games/{adm_table.game_id}"), 200), GAME[lang])
 
 
 def test_english_stays_the_default(admin_client: FlaskClient, adm_table: Table) -> None:
