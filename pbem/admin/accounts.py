@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -26,18 +27,18 @@ MAX_PASSWORD = 1024
 def check_username(value: Any) -> str:
     """A login name: 1-64 letters, digits and ``. _ @ -``; compared without case."""
     if not isinstance(value, str) or not USERNAME.fullmatch(value):
-        raise games.ServiceError("a login name is 1 to 64 letters, digits, dots, dashes, underscores or @")
+        raise games.ServiceError(_("a login name is 1 to 64 letters, digits, dots, dashes, underscores or @"))
     return value.lower()
 
 
 def check_new_password(value: Any) -> str:
     """A password of MIN_PASSWORD to MAX_PASSWORD characters, with at least 4 different characters."""
     if not isinstance(value, str) or len(value) < MIN_PASSWORD:
-        raise games.ServiceError(f"the password must be at least {MIN_PASSWORD} characters")
+        raise games.ServiceError(_("the password must be at least %(num)d characters", num=MIN_PASSWORD))
     if len(value) > MAX_PASSWORD:
-        raise games.ServiceError(f"the password must be at most {MAX_PASSWORD} characters")
+        raise games.ServiceError(_("the password must be at most %(num)d characters", num=MAX_PASSWORD))
     if len(set(value)) < 4:
-        raise games.ServiceError("the password is too simple: use at least 4 different characters")
+        raise games.ServiceError(_("the password is too simple: use at least 4 different characters"))
     return value
 
 
@@ -65,14 +66,16 @@ def create_admin(
     a new password, which ends all their sessions (and a new email, time zone or language, if given)."""
     name = check_username(username)
     check_new_password(password)
-    email = require_email(email, "the organiser") if email else None
-    zone = check_timezone(timezone, "the organiser") if timezone is not None else None
+    email = require_email(email, _("the organiser")) if email else None
+    zone = check_timezone(timezone, _("the organiser")) if timezone is not None else None
     lang = check_language(language) if language is not None else None
     user = session.exec(select(AdminUser).where(AdminUser.username == name)).first()
     if user is None and reset:
-        raise games.ServiceError(f"there is no admin {name!r} to reset")
+        raise games.ServiceError(_("there is no admin %(name)r to reset", name=name))
     if user is not None and not reset:
-        raise games.ServiceError(f"there is already an admin {name!r} (use --reset to give it a new password)")
+        raise games.ServiceError(
+            _("there is already an admin %(name)r (use --reset to give it a new password)", name=name)
+        )
     if user is None:
         user = AdminUser(
             username=name,

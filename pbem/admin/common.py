@@ -37,15 +37,15 @@ class NotNow(games.ServiceError):
 def check_timezone(value: Any, who: str) -> str:
     """A time zone name of the tz database (Europe/Amsterdam, UTC …)."""
     if not isinstance(value, str) or not value.strip() or len(value) > 64:
-        raise games.ServiceError(f"{who}'s time zone must be a name such as Europe/Amsterdam or UTC")
+        raise games.ServiceError(_("%(name)s's time zone must be a name such as Europe/Amsterdam or UTC", name=who))
     return games.check_seat(games.SeatSpec(name=who, timezone=value.strip())).timezone
 
 
 def require_email(value: Any, who: str) -> str:
     """An email address (one line, one @, a dot in the domain)."""
     if not isinstance(value, str) or not value.strip():
-        raise games.ServiceError(f"{who} needs an email address: it is how they play")
-    return games.check_email(value.strip(), f"{who}'s email")
+        raise games.ServiceError(_("%(name)s needs an email address: it is how they play", name=who))
+    return games.check_email(value.strip(), _("%(name)s's email", name=who))
 
 
 def check_language(value: Any) -> str:
@@ -75,11 +75,11 @@ def running(session: Session, game_id: int, *, unpaused: bool = True) -> Game:
     """The game, locked, if it is still running (and, with ``unpaused``, not paused)."""
     game = games.get_game(session=session, game_id=game_id, lock=True)
     if game.aborted_at is not None:
-        raise NotNow("this game was aborted")
+        raise NotNow(_("this game was aborted"))
     if game.status not in RUNNING:
-        raise NotNow("this game is over")
+        raise NotNow(_("this game is over"))
     if unpaused and game.paused_at is not None:
-        raise NotNow("this game is paused: resume it first")
+        raise NotNow(_("this game is paused: resume it first"))
     return game
 
 
@@ -87,5 +87,5 @@ def seat_at(session: Session, game_id: int, position: int) -> tuple[list[Seat], 
     """The game's seats and the one at ``position`` (counted from 0)."""
     seats = games.seats_of(session=session, game_id=game_id)
     if not 0 <= position < len(seats):
-        raise games.ServiceError(f"game {game_id} has no seat {position + 1}")
+        raise games.ServiceError(_("game %(id)s has no seat %(number)d", id=game_id, number=position + 1))
     return seats, seats[position]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, render_template, url_for
+from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 
 import engine
@@ -20,11 +21,11 @@ bp = Blueprint("help", __name__)
 def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
     game = engine.GAMES.get(key)
     if game is None:
-        return error_page(404, "There is no such game here.")
+        return error_page(404, _("There is no such game here."))
     try:
         return render_template("help/how_to_play.html", key=key, title=game.title, options=options, **context)
     except TemplateNotFound:
-        return error_page(404, f"There is no help page for {game.title} yet.")
+        return error_page(404, _("There is no help page for %(game)s yet.", game=game.title))
 
 
 @bp.get("/how-to-play/<key>")

@@ -53,12 +53,12 @@ def _speak(token: str) -> None:
 def _refused(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
     if isinstance(exc, links.LinkExpired):
         return error_page(
-            410, "This settings link has expired. Use the one in your latest email.", "This link has expired"
+            410, _("This settings link has expired. Use the one in your latest email."), _("This link has expired")
         )
     if isinstance(exc, games.ServiceError | notify.Refused):
         return error_page(exc.status, exc.message)
     return error_page(
-        400, "This link is not valid. Check that it was copied whole, or use the one in your latest email."
+        400, _("This link is not valid. Check that it was copied whole, or use the one in your latest email.")
     )
 
 
@@ -97,10 +97,10 @@ def change(token: str) -> Any:
     db.drop_session()
     action = "reminders-off" if one_click else request.form.get("action", "")
     if action not in ACTIONS:
-        return error_page(400, "The form did not name a setting to change.")
+        return error_page(400, _("The form did not name a setting to change."))
     reminders = ON_OFF.get(request.form.get("reminders", ""))
     if action == "choices" and reminders is None:
-        return error_page(400, "The form did not say whether you want reminders. Reload the page and choose again.")
+        return error_page(400, _("The form did not say whether you want reminders. Reload the page and choose again."))
     try:
         with db.write_session() as session:
             if action == "choices":
@@ -131,7 +131,7 @@ def change(token: str) -> Any:
     if action == "language":
         flash(_("From now on your pages and emails are in %(language)s.", language=i18n.NAMES[i18n.current()]), "done")
         return redirect(url_for("settings.page", token=token, _anchor="language"), code=303)
-    flash("Your email choices are saved." if action == "choices" else "Reminders are off.", "done")
+    flash(_("Your email choices are saved.") if action == "choices" else _("Reminders are off."), "done")
     return redirect(url_for("settings.page", token=token), code=303)
 
 
@@ -150,5 +150,5 @@ def fresh_link() -> Any:
     except notify.TooManyRequests as exc:
         return error_page(429, exc.message, headers=[("Retry-After", str(FRESH_LINK_RETRY_SECONDS))])
     except (links.LinkInvalid, links.LinkExpired):
-        return error_page(400, "This link is not valid, or it was replaced by a newer one: no fresh link was sent.")
+        return error_page(400, _("This link is not valid, or it was replaced by a newer one: no fresh link was sent."))
     return render_template("settings/fresh_sent.html")
