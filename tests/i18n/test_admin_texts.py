@@ -1,7 +1,8 @@
 """The admin area, the error pages and a seat's settings page speak Dutch and French from the catalogs.
 
-A reader without a seat gets the language of the ``lang`` cookie, else of ``Accept-Language`` (pbem.i18n); the
-pages below must then show the catalog's words and none of the English sentences they replace.
+A reader without a seat gets the language of the ``lang`` cookie, else of ``Accept-Language``, and an organiser the
+language saved on their account (pbem.i18n); the pages below must then show the catalog's words and none of the
+English sentences they replace.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ GAMES = {
 }
 GAME = {
     "nl": ["Tafelpraat", "Het spel pauzeren", "Organisatorweergave", "De beurtmail opnieuw sturen naar ann"],
-    "fr": ["Discussions de table", "Mettre la partie en pause", "toutes les mains", "Arrêter la partie"],
+    "fr": ["Discussion à la table", "Mettre la partie en pause", "toutes les mains", "Arrêter la partie"],
 }
 NEW_GAME = {
     "nl": ["Het spel maken en de uitnodigingen versturen", "Herinneringen en deadline", "Eerste herinnering na (uren)"],
@@ -51,9 +52,11 @@ ENGLISH = [
 ]
 
 
-def _choose(client: FlaskClient, app: Flask, lang: str) -> None:
-    """Set the ``lang`` cookie as the language switch does (for the host the app's links name)."""
-    client.set_cookie("lang", lang, domain=str(app.config["SERVER_NAME"]).split(":", 1)[0])
+def _choose(client: FlaskClient, lang: str) -> None:
+    """A logged-in organiser picks their language with the admin pages' switch (a POST saved on the account)."""
+    token = csrf_of(client, "/admin/")
+    response = client.post("/admin/language", data={"csrf_token": token, "lang": lang, "next": "/admin/"})
+    assert response.status_code == 303
 
 
 def _speaks(body: str, words: list[str]) -> None:
@@ -71,10 +74,10 @@ def test_the_login_page_follows_the_browser_language(client: FlaskClient, lang: 
 
 
 @pytest.mark.parametrize("lang", ["nl", "fr"])
-def test_the_games_list_and_the_new_game_form_follow_the_lang_cookie(
-    app: Flask, admin_client: FlaskClient, adm_table: Table, lang: str
+def test_the_games_list_and_the_new_game_form_follow_the_admins_language(
+    admin_client: FlaskClient, adm_table: Table, lang: str
 ) -> None:
-    _choose(admin_client, app, lang)
+    _choose(admin_client, lang)
     _speaks(assert_page(admin_client.get("/admin/"), 200), GAMES[lang])
     _speaks(assert_page(admin_client.get("/admin/games/new"), 200), NEW_GAME[lang])
     _speaks(assert_page(admin_client.get(f"/admin/games/{adm_table.game_id}"), 200), GAME[lang])
@@ -91,8 +94,8 @@ def test_a_404_page_speaks_the_reader_s_language(client: FlaskClient, lang: str)
 
 
 def test_a_refused_new_game_form_says_why_in_french(app: Flask, client: FlaskClient, organiser: admin.Actor) -> None:
-    _choose(client, app, "fr")
     assert logged_in(log_in(client))
+    _choose(client, "fr")
     form = new_game_form(name="", first_reminder_hours="", max_reminders="many")
     form["csrf_token"] = csrf_of(client, "/admin/games/new")
     body = refused(client, client.post("/admin/games/new", data=form))
@@ -106,8 +109,8 @@ def test_a_refused_new_game_form_says_why_in_french(app: Flask, client: FlaskCli
 def test_too_many_and_too_few_seats_are_counted_in_french(
     app: Flask, client: FlaskClient, organiser: admin.Actor
 ) -> None:
-    _choose(client, app, "fr")
     assert logged_in(log_in(client))
+    _choose(client, "fr")
     form = new_game_form(**{"seats-1-kind": "none", "seats-1-name": "", "seats-1-email": "", "seats-2-kind": "none"})
     form["csrf_token"] = csrf_of(client, "/admin/games/new")
     body = refused(client, client.post("/admin/games/new", data=form))
