@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -29,7 +30,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Behind PROXY_FIX trusted reverse proxies: the client's address and scheme from their X-Forwarded-* headers.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
     # " (you)" after the reader's own name, unless the name already says it (the demo's seat is called "You").
-    app.jinja_env.globals["you"] = lambda name: "" if str(name).strip().casefold() == "you" else " (you)"
+    app.jinja_env.globals["you"] = lambda name: "" if str(name).strip().casefold() == "you" else " " + _("(you)")
     # What a game's own templates (templates/games/<key>/) need besides the view: the game's fixed data.
     app.jinja_env.globals["game_data"] = lambda key: games.rules_of(key).template_data()
     app.jinja_env.globals["move_form_html"] = html.move_form
@@ -46,7 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, help, play, security, settings
+    from .web import admin, away, check, errors, front, help, language, play, security, settings
 
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
@@ -55,6 +56,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
     app.register_blueprint(check.bp)
+    app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)
     if app.config["DEVELOPMENT"]:
         from .web import mailbox

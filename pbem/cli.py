@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
+from flask_babel import gettext as _
 from sqlmodel import col, select
 
 import engine
@@ -31,7 +32,7 @@ def _personal_url(game_id: int, seat: int, nonce: str) -> str:
 def db_upgrade() -> None:
     """Create or update the database schema (Alembic migrations)."""
     db.upgrade(db.get_engine())
-    click.echo(f"database is up to date: {db.get_engine().url.render_as_string(hide_password=True)}")
+    click.echo(_("database is up to date: %(url)s", url=db.get_engine().url.render_as_string(hide_password=True)))
 
 
 def _parse_player(text: str) -> games.SeatSpec:
@@ -47,7 +48,7 @@ def _parse_player(text: str) -> games.SeatSpec:
 def _parse_option(text: str) -> tuple[str, str]:
     name, sep, value = text.partition("=")
     if not sep or not name.strip():
-        raise click.BadParameter(f"{text!r}: write an option as NAME=VALUE", param_hint="--option")
+        raise click.BadParameter(_("%(text)r: write an option as NAME=VALUE", text=text), param_hint="--option")
     return name.strip(), value
 
 
@@ -98,13 +99,16 @@ def create_game(
 def _echo_links(game_id: int) -> None:
     session = db.get_session()
     game = games.get_game(session=session, game_id=game_id)
-    click.echo(f"game {game_id}: {game.name} ({game.status})")
+    click.echo(_("game %(id)d: %(name)s (%(status)s)", id=game_id, name=game.name, status=game.status))
     for seat in games.seats_of(session=session, game_id=game_id):
         who = f"{seat.name} <{seat.email}>" if seat.email else seat.name
         if seat.is_bot:
-            click.echo(f"  seat {seat.position + 1}: {who} (bot: {seat.kind})")
+            click.echo(
+                "  " + _("seat %(number)d: %(who)s (bot: %(kind)s)", number=seat.position + 1, who=who, kind=seat.kind)
+            )
         else:
-            click.echo(f"  seat {seat.position + 1}: {who}\n    {_personal_url(game_id, seat.position, seat.nonce)}")
+            click.echo("  " + _("seat %(number)d: %(who)s", number=seat.position + 1, who=who))
+            click.echo(f"    {_personal_url(game_id, seat.position, seat.nonce)}")
 
 
 @click.command("list-games")
@@ -118,7 +122,7 @@ def list_games(status: str | None, kinds: bool) -> None:
             click.echo(f"{rules.key}: {rules.title}, {rules.min_players}-{rules.max_players} players")
             click.echo(f"  bots: {', '.join(rules.bots)}")
             for option in rules.option_fields:
-                values = f" ({', '.join(c for c, _ in option.choices if c)})" if option.choices else ""
+                values = f" ({', '.join(c for c, _label in option.choices if c)})" if option.choices else ""
                 click.echo(f"  --option {option.name}=<{option.kind}{values}>  {option.label}")
         return
     query = select(Game).order_by(col(Game.id).desc())
@@ -155,10 +159,12 @@ def demo(name: str) -> None:
         game = flows.create_game(session=session, name=name, seats=specs)
         game_id = game.id or 0
     seat = games.seats_of(session=db.get_session(), game_id=game_id)[0]
-    click.echo(f"\nDemo game {game_id} created. Open your page:\n\n  {_personal_url(game_id, 0, seat.nonce)}\n")
+    click.echo("\n" + _("Demo game %(id)d created. Open your page:", id=game_id))
+    click.echo(f"\n  {_personal_url(game_id, 0, seat.nonce)}\n")
     if current_app.config["DEVELOPMENT"] and current_app.config["MAIL_BACKEND"] == "mailbox":
         mailbox = links.external_url("mailbox.index")
-        click.echo(f"Your emails (invitation, your turn, scores) arrive in the built-in mailbox:\n\n  {mailbox}\n")
+        click.echo(_("Your emails (invitation, your turn, scores) arrive in the built-in mailbox:"))
+        click.echo(f"\n  {mailbox}\n")
 
 
 @click.command("send-mail")
@@ -177,32 +183,48 @@ def send_mail(loop: bool, interval: float) -> None:
         try:
             click.echo(str(send_due()))
         except SQLAlchemyError as exc:
-            error = f"the outbox could not be read ({type(exc).__name__}): run pbem db-upgrade?"
+            error = _("the outbox could not be read (%(error)s): run pbem db-upgrade?", error=type(exc).__name__)
             raise click.ClickException(error) from None
         return
-    click.echo(f"sending mail every {interval:g} s (MAIL_BACKEND {current_app.config['MAIL_BACKEND']}); Ctrl-C stops")
+    click.echo(
+        _(
+            "sending mail every %(seconds)s s (MAIL_BACKEND %(backend)s); Ctrl-C stops",
+            seconds=f"{interval:g}",
+            backend=current_app.config["MAIL_BACKEND"],
+        )
+    )
     try:
         while True:
             try:
                 report = send_due()
             except SQLAlchemyError as exc:
-                click.echo(f"the outbox could not be read ({type(exc).__name__}); trying again", err=True)
+                click.echo(
+                    _("the outbox could not be read (%(error)s); trying again", error=type(exc).__name__), err=True
+                )
             else:
                 if report.claimed:
                     click.echo(f"{time.strftime('%H:%M:%S')} {report}")
             time.sleep(interval)
     except KeyboardInterrupt:
-        click.echo("stopped")
+        click.echo(_("stopped"))
 
 
 @click.command("create-admin")
 @click.argument("username")
 @click.option("--email", default=None, help="the organiser's address (offered as the organiser of their new games)")
 @click.option("--timezone", default=None, help="the time zone the admin page shows times in (default: UTC)")
+@click.option(
+    "--language",
+    default=None,
+    type=click.Choice(i18n.SUPPORTED, case_sensitive=False),
+    help="the language the admin page speaks to them (default: en)",
+)
 @click.option("--password-stdin", is_flag=True, help="read the password from the first line of standard input")
 @click.option("--reset", is_flag=True, help="give an existing admin a new password (their sessions end)")
 @with_appcontext
-def create_admin(username: str, email: str | None, timezone: str | None, password_stdin: bool, reset: bool) -> None:
+def create_admin(
+    username: str, email: str | None, timezone: str | None, language: str | None, password_stdin: bool, reset: bool
+) -> None:
     """Create an organiser account for the admin page (/admin); the password is asked for, never an argument."""
     import sys
 
@@ -212,17 +234,26 @@ def create_admin(username: str, email: str | None, timezone: str | None, passwor
         line: str = sys.stdin.readline()
         password = line.rstrip("\r\n")
     else:
-        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+        password = click.prompt(_("Password"), hide_input=True, confirmation_prompt=True)
     try:
         with db.write_session() as session:
             user = admin.create_admin(
-                session=session, username=username, password=password, email=email, timezone=timezone, reset=reset
+                session=session,
+                username=username,
+                password=password,
+                email=email,
+                timezone=timezone,
+                reset=reset,
+                language=language,
             )
             name = user.username
     except games.ServiceError as exc:
         raise click.ClickException(exc.message) from None
-    done = "has a new password" if reset else "is created"
-    click.echo(f"admin {name!r} {done}: log in at {links.external_url('admin.login')}")
+    login = links.external_url("admin.login")
+    if reset:
+        click.echo(_("admin %(name)r has a new password: log in at %(url)s", name=name, url=login))
+    else:
+        click.echo(_("admin %(name)r is created: log in at %(url)s", name=name, url=login))
 
 
 POT = i18n.TRANSLATIONS / f"{i18n.DOMAIN}.pot"
@@ -245,7 +276,9 @@ def i18n_extract() -> None:
     root = i18n.TRANSLATIONS.parent.parent
     _pybabel(
         "extract", "-F", str(root / "babel.cfg"), "-k", "_l", "--no-location", "--sort-output",
-        "--project", "pbem", "--msgid-bugs-address", "translations@localhost", "-o", str(POT), str(root),
+        "--project", "pbem", "--msgid-bugs-address", "translations@localhost", "-o", str(POT),
+        # Babel skips folders starting with "_" by default: templates/games/_default holds texts too.
+        "--ignore-dirs", ".*", str(root),
     )  # fmt: skip
     click.echo(f"extracted the texts into {POT}")
 

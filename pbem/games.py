@@ -13,11 +13,14 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from email_validator import EmailNotValidError, validate_email
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -166,7 +169,7 @@ def rules_of(game: Game | str) -> Rules:
     try:
         found = engine.GAMES[key]
     except KeyError:
-        raise GameNotFound(f"this server does not know the game {key!r}") from None
+        raise GameNotFound(_("this server does not know the game %(key)r", key=key)) from None
     return found.speaking(i18n.current())
 
 
@@ -239,11 +242,11 @@ def move_body(move: Any) -> dict[str, Any]:
 def check_text(value: Any, what: str, longest: int) -> str:
     """A single line of 1..longest printable characters (no CR, LF, NUL or other control characters)."""
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError(f"{what} must not be empty")
+        raise ServiceError(_("%(what)s must not be empty", what=what))
     if len(value) > longest:
-        raise ServiceError(f"{what} must be at most {longest} characters")
+        raise ServiceError(_("%(what)s must be at most %(num)d characters", what=what, num=longest))
     if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in value):
-        raise ServiceError(f"{what} may not contain line breaks or control characters")
+        raise ServiceError(_("%(what)s may not contain line breaks or control characters", what=what))
     return value.strip()
 
 
@@ -253,7 +256,7 @@ def check_name(value: Any, what: str, longest: int) -> str:
     sit at a game and no name can reverse the text of a page."""
     name = check_text(value, what, longest)
     if any(unicodedata.category(c) == "Cf" for c in name):
-        raise ServiceError(f"{what} may not contain invisible or text-direction characters")
+        raise ServiceError(_("%(what)s may not contain invisible or text-direction characters", what=what))
     return name
 
 
@@ -261,16 +264,16 @@ def check_seat(spec: SeatSpec, rules: Rules | None = None) -> SeatSpec:
     """Validate one seat's fields (its kind among those of ``rules``, by default DEFAULT_GAME's), with a
     message naming the field."""
     rules = rules or rules_of(DEFAULT_GAME)
-    name = check_name(spec.name, "a player's name", MAX_PLAYER_NAME)
+    name = check_name(spec.name, _("a player's name"), MAX_PLAYER_NAME)
     kinds = seat_kinds(rules)
     if spec.kind not in kinds:
-        raise ServiceError(f"a seat is one of {', '.join(kinds)}, not {spec.kind!r}")
-    email = check_email(spec.email, f"{name}'s email") if spec.email else None
+        raise ServiceError(_("a seat is one of %(kinds)s, not %(kind)r", kinds=", ".join(kinds), kind=spec.kind))
+    email = check_email(spec.email, _("%(name)s's email", name=name)) if spec.email else None
     try:
         ZoneInfo(spec.timezone)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ServiceError(f"{name}'s time zone {spec.timezone!r} is not known") from None
-    language = check_text(spec.language, f"{name}'s language", 8)
+        raise ServiceError(_("%(name)s's time zone %(zone)r is not known", name=name, zone=spec.timezone)) from None
+    language = check_text(spec.language, _("%(name)s's language", name=name), 8)
     return SeatSpec(name, email, language, spec.timezone, spec.kind)
 
 
@@ -285,10 +288,12 @@ def check_email(value: Any, what: str) -> str:
     try:
         checked = validate_email(email, check_deliverability=False, allow_smtputf8=False)
     except EmailNotValidError as exc:
-        raise ServiceError(f"{what} {email!r} is not an email address: {exc}") from None
+        raise ServiceError(
+            _("%(what)s %(email)r is not an email address: %(why)s", what=what, email=email, why=exc)
+        ) from None
     address: str = checked.ascii_email or checked.normalized
     if len(address) > MAX_EMAIL:
-        raise ServiceError(f"{what} must be at most {MAX_EMAIL} characters")
+        raise ServiceError(_("%(what)s must be at most %(num)d characters", what=what, num=MAX_EMAIL))
     return address
 
 
@@ -308,11 +313,13 @@ def create_game(
     with a decision make it at once. ``options`` are the game's, as a form or a record gives them: checked by
     the game (``OptionsError`` names each bad one)."""
     rules = rules_of(game)
-    name = check_name(name, "the game's name", MAX_GAME_NAME)
-    organiser = check_email(organiser_email, "the organiser's email") if organiser_email else None
+    name = check_name(name, _("the game's name"), MAX_GAME_NAME)
+    organiser = check_email(organiser_email, _("the organiser's email")) if organiser_email else None
     specs = [check_seat(s, rules) for s in seats]
     if not rules.min_players <= len(specs) <= rules.max_players:
-        raise ServiceError(f"{rules.title} is for {_players(rules)}, not {len(specs)}")
+        raise ServiceError(
+            _("%(game)s is for %(players)s, not %(num)d", game=rules.title, players=_players(rules), num=len(specs))
+        )
     if random_order:
         secrets.SystemRandom().shuffle(specs)
     names = [s.name for s in specs]
@@ -361,8 +368,8 @@ def create_game(
 def _players(rules: Rules) -> str:
     low, high = rules.min_players, rules.max_players
     if low == high:
-        return f"{low} player{'s' if low != 1 else ''}"
-    return f"{low} to {high} players"
+        return str(ngettext("%(num)d player", "%(num)d players", low))
+    return str(_("%(low)d to %(high)d players", low=low, high=high))
 
 
 def _status(rules: Rules, state: Any) -> str:
@@ -374,7 +381,7 @@ def get_game(*, session: Session, game_id: int, lock: bool = False) -> Game:
     query = _GAME_FOR_UPDATE if lock else _GAME
     game = session.exec(query, params={"game_id": game_id}).first()
     if game is None:
-        raise GameNotFound(f"there is no game {game_id}")
+        raise GameNotFound(_("there is no game %(id)s", id=game_id))
     return game
 
 
@@ -397,10 +404,10 @@ def lock_seat(*, session: Session, game_id: int, seat: int, nonce_tag: str | Non
     seats = seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats):
         if nonce_tag is not None:
-            raise ServiceError("This link is not valid: the game has no such seat.")
-        raise ServiceError(f"game {game_id} has no seat {seat}")
+            raise ServiceError(_("This link is not valid: the game has no such seat."))
+        raise ServiceError(_("game %(id)s has no seat %(number)s", id=game_id, number=seat))
     if nonce_tag is not None and nonce_tag != links.nonce_tag(seats[seat].nonce):
-        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+        raise LinkRevoked(_("This link was replaced by a newer one. Use the link in your latest email."))
     return game, seats
 
 
@@ -425,7 +432,7 @@ def apply_move(
     game, seats = lock_seat(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag)
     rules = rules_of(game)
     if not isinstance(move, dict):
-        raise ServiceError("a move must be an object")
+        raise ServiceError(_("a move must be an object"))
     player = seats[seat].name
     try:
         parsed = rules.parse_move(player, move)
@@ -433,15 +440,20 @@ def apply_move(
         raise ServiceError(str(exc)) from None
     standing = rules.is_standing(parsed)
     if game.aborted_at is not None:
-        raise GamePaused("This game was stopped by its organiser: no more moves can be made.")
+        raise GamePaused(_("This game was stopped by its organiser: no more moves can be made."))
     if game.paused_at is not None and source != "admin" and not standing:
-        raise GamePaused(f"This game is paused. {game.paused_reason or ''} Moves wait until the organiser resumes it.")
+        raise GamePaused(
+            _(
+                "This game is paused. %(reason)s Moves wait until the organiser resumes it.",
+                reason=game.paused_reason or "",
+            )
+        )
     if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
-        raise ServiceError(f"{player} is played by a bot")
+        raise ServiceError(_("%(name)s is played by a bot", name=player))
     state = rules.from_json(game.state)
     over = is_over(rules, state)
     if standing and over:
-        raise GameOver("This game is over: its settings can no longer change.")
+        raise GameOver(_("This game is over: its settings can no longer change."))
     if not standing:
         waiting = {} if over else rules.waiting_for(state)
         current = {d.id for d in waiting.values()}
@@ -475,10 +487,10 @@ def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
     rules = rules_of(game)
     seats = seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats) or seats[seat].is_bot:
-        raise ServiceError("only a person playing a seat can leave it")
+        raise ServiceError(_("only a person playing a seat can leave it"))
     state = rules.from_json(game.state)
     if is_over(rules, state):
-        raise ServiceError("the game is over: there is nothing to leave")
+        raise ServiceError(_("the game is over: there is nothing to leave"))
     before = Before.of(rules, state)
     leaver = seats[seat]
     leaver.kind, leaver.left_at, leaver.nonce = default_bot(rules), utcnow(), secrets.token_urlsafe(24)
@@ -499,8 +511,12 @@ def _check_standing_rate(session: Session, rules: Rules, game_id: int, seat: int
     if changes >= STANDING_CHANGES:
         minutes = int(STANDING_WINDOW.total_seconds() // 60)
         raise TooManyChanges(
-            f"Your settings were changed {changes} times in the last {minutes} minutes. "
-            "Wait a few minutes, then try again."
+            _(
+                "Your settings were changed %(num)d times in the last %(minutes)d minutes. "
+                "Wait a few minutes, then try again.",
+                num=changes,
+                minutes=minutes,
+            )
         )
 
 
@@ -541,7 +557,7 @@ def bot_move(rules: Rules, state: Any, player: str, kind: str | None = None) -> 
     bot is seeded by the decision)."""
     decision = decision_of(rules, state, player)
     if decision is None:
-        raise ServiceError(f"{player} has nothing to decide: no bot can decide for them")
+        raise ServiceError(_("%(name)s has nothing to decide: no bot can decide for them", name=player))
     return rules.bots[kind or default_bot(rules)](bot_seed(decision)).choose(state, player)
 
 
@@ -573,7 +589,13 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         "version": expected_version + 1,
         "updated_at": utcnow(),
         **waits.store_fields(
-            session=session, game=game, rules=outcome.rules, state=state, seats=outcome.seats, now=utcnow()
+            session=session,
+            game=game,
+            rules=outcome.rules,
+            state=state,
+            seats=outcome.seats,
+            now=utcnow(),
+            before=outcome.before.waiting if outcome.before is not None and game.paused_at is None else None,
         ),
     }
     params = {"b_id": game.id, "b_version": expected_version, **{f"v_{k}": v for k, v in values.items()}}
@@ -661,6 +683,38 @@ def verify_game(*, session: Session, game_id: int) -> bool:
     return rules_of(game).to_json(replay_game(session=session, game_id=game_id)) == game.state
 
 
+class LinkSeat(NamedTuple):
+    """What a move form needs of a link's seat before the write: the game's key, the seat's name, language and
+    time zone."""
+
+    game: str
+    name: str
+    language: str
+    timezone: str
+
+
+_GAMES, _SEAT_ROWS = Game.__table__, Seat.__table__  # type: ignore[attr-defined]
+_LINK_SEAT = (
+    core_select(_GAMES.c.game, _SEAT_ROWS.c.name, _SEAT_ROWS.c.nonce, _SEAT_ROWS.c.language, _SEAT_ROWS.c.timezone)
+    .join(_SEAT_ROWS, _SEAT_ROWS.c.game_id == _GAMES.c.id)
+    .where(_GAMES.c.id == bindparam("game_id"), _SEAT_ROWS.c.position == bindparam("seat"))
+)
+_GAME_EXISTS = core_select(_GAMES.c.id).where(_GAMES.c.id == bindparam("game_id"))
+
+
+def link_seat(*, session: Session, link: links.Link) -> LinkSeat:
+    """The game key and seat name of a verified link, in one light read (no snapshot): raise GameNotFound,
+    LinkInvalid, LinkRevoked as ``find_seat`` does."""
+    row = session.execute(_LINK_SEAT, {"game_id": link.game_id, "seat": link.seat}).first()
+    if row is None:
+        if session.execute(_GAME_EXISTS, {"game_id": link.game_id}).first() is None:
+            raise GameNotFound(f"there is no game {link.game_id}")
+        raise links.LinkInvalid
+    if link.nonce_tag != links.nonce_tag(row.nonce):
+        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+    return LinkSeat(row.game, row.name, row.language, row.timezone)
+
+
 def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:
     """The game, its seats and the seat of a verified link; raise LinkInvalid, GameNotFound, LinkRevoked."""
     game = get_game(session=session, game_id=link.game_id)
@@ -669,7 +723,7 @@ def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], 
         raise links.LinkInvalid
     seat = seats[link.seat]
     if link.nonce_tag != links.nonce_tag(seat.nonce):
-        raise LinkRevoked("This link was replaced by a newer one. Use the link in your latest email.")
+        raise LinkRevoked(_("This link was replaced by a newer one. Use the link in your latest email."))
     return game, seats, seat
 
 

@@ -175,7 +175,8 @@ class OutboxEmail(SQLModel, table=True):
 
 
 class AdminUser(SQLModel, table=True):
-    """An organiser who may use the admin page: a login name, a scrypt password hash, an email, a time zone."""
+    """An organiser who may use the admin page: a login name, a scrypt password hash, an email, a time zone and
+    the language the admin area speaks to them."""
 
     __tablename__ = "admin_user"
 
@@ -183,6 +184,7 @@ class AdminUser(SQLModel, table=True):
     username: str = Field(max_length=64, unique=True)
     email: str | None = Field(default=None, max_length=254)
     timezone: str = Field(default="UTC", max_length=64)
+    language: str = Field(default="en", max_length=8)
     password_hash: str = Field(max_length=255)
     created_at: datetime = _ts()
     last_login_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

@@ -12,13 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import has_request_context
+from flask_babel import gettext as _
 from sqlmodel import Session, col, select
 
 from engine.errors import FormatError
 from engine.protocol import ChoiceGroup, Result
 from engine.protocol import Game as Rules
 
-from . import games, links, talk, timing, waits
+from . import games, i18n, links, talk, timing, waits
 from .mail import compose
 from .models import Game, OutboxEmail, Seat, utcnow
 
@@ -81,9 +83,13 @@ class SeatPage:
 
 
 def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
-    """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked."""
+    """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked. In a
+    request, the rest of it speaks the seat's language, with times on the seat's clock."""
     link = links.read(token)
-    return (link, *games.find_seat(session=session, link=link))
+    game, seats, seat = games.find_seat(session=session, link=link)
+    if has_request_context():
+        i18n.use(seat.language, seat.timezone)
+    return link, game, seats, seat
 
 
 def personal_token_of(*, session: Session, link: links.Link) -> str:
@@ -139,7 +145,7 @@ def already_played(*, session: Session, link: links.Link, decision: str | int | 
     """What was played at the decision ``decision`` of the link's seat, by whom and when, as the seat may see it:
     'This choice was already made. ann played on Monday 23 November 2026, 11:05 (UTC): <the move's events>', or
     just the first sentence when the log has no such move."""
-    plain = "This choice was already made."
+    plain = str(_("This choice was already made."))
     if decision is None:
         return plain
     record = games.decision_record(session=session, game_id=link.game_id, seat=link.seat, decision=str(decision))
@@ -151,10 +157,16 @@ def already_played(*, session: Session, link: links.Link, decision: str | int | 
     said = [t for e in record.events if (t := rules.describe(e, me.name))]
     body = {k: v for k, v in record.move.items() if k != "player"}
     what = " ".join(said) or rules.describe_move(body) + "."
-    by = {"bot": "A bot", "timeout": "At the deadline a bot", "admin": "The organiser"}
-    by_whom = f"{by[record.source]}, for {who}," if record.source in by else who
     at = timing.local_datetime(record.created_at, me.timezone)
-    return f"{plain} {by_whom} played on {at}: {what}"
+    if record.source == "bot":
+        played = _("A bot, for %(name)s, played on %(when)s: %(what)s", name=who, when=at, what=what)
+    elif record.source == "timeout":
+        played = _("At the deadline a bot, for %(name)s, played on %(when)s: %(what)s", name=who, when=at, what=what)
+    elif record.source == "admin":
+        played = _("The organiser, for %(name)s, played on %(when)s: %(what)s", name=who, when=at, what=what)
+    else:
+        played = _("%(name)s played on %(when)s: %(what)s", name=who, when=at, what=what)
+    return f"{plain} {played}"
 
 
 def _legal(rules: Rules, state: Any, player: str, move: Mapping[str, Any]) -> bool:

@@ -24,6 +24,7 @@ from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+from flask_babel import gettext as _
 from werkzeug.serving import run_simple
 
 from . import sweeps
@@ -138,7 +139,12 @@ def scheduler_command() -> None:
     previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     start(app)
     send, sweep = app.config["SCHEDULER_SEND_SECONDS"], app.config["SCHEDULER_SWEEP_SECONDS"]
-    click.echo(f"scheduler running: mail every {send} s, sweeps every {sweep} s; stop with Ctrl-C", err=True)
+    said = _(
+        "scheduler running: mail every %(send)s s, sweeps every %(sweep)s s; stop with Ctrl-C",
+        send=send,
+        sweep=sweep,
+    )
+    click.echo(said, err=True)
     try:
         while not done.wait(1):
             pass
@@ -146,7 +152,7 @@ def scheduler_command() -> None:
         stop(app)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    click.echo("scheduler stopped", err=True)
+    click.echo(_("scheduler stopped"), err=True)
 
 
 @click.command("serve")
@@ -161,7 +167,7 @@ def serve_command(host: str, port: int) -> None:
     if inside:
         start(app)
     else:
-        click.echo("SCHEDULER_IN_WEB is false: run `pbem scheduler` for mail, reminders and deadlines")
+        click.echo(_("SCHEDULER_IN_WEB is false: run `pbem scheduler` for mail, reminders and deadlines"))
     previous = signal.signal(signal.SIGTERM, _interrupt)  # like Ctrl-C: the server returns, the scheduler stops
     try:
         run_simple(host, port, app, threaded=True, use_reloader=False, use_debugger=False)

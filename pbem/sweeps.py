@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
+from flask_babel import gettext, ngettext
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
@@ -229,17 +230,19 @@ def _time_out(session: Session, game: Game, wait: Wait, now: datetime) -> int:
     policy = waits.policy_of(game)
     if policy.timeout == "pause":
         hours = policy.deadline_hours or 0
-        reason = f"{seat.name} did not play within {_hours(hours)}."
+        reason = gettext("%(name)s did not play within %(time)s.", name=seat.name, time=_hours(hours))
         _pause(session, game, reason, now)
         notify.queue_organiser_notice(
             session=session,
             game=game,
-            subject=f"{game.name} · Paused: {seat.name} did not play in time",
-            body=(
-                f"The game “{game.name}” waited for {seat.name} since "
-                f"{timing.local_datetime(utc(wait.waiting_since) or now, UTC)} and the deadline passed. "
+            subject=f"{game.name} · " + gettext("Paused: %(name)s did not play in time", name=seat.name),
+            body=gettext(
+                "The game “%(game)s” waited for %(name)s since %(since)s and the deadline passed. "
                 "Its timeout policy is to pause, so it is paused now: nobody can move until you resume it "
-                "on the admin page (or hand the seat to someone else or to a bot)."
+                "on the admin page (or hand the seat to someone else or to a bot).",
+                game=game.name,
+                name=seat.name,
+                since=timing.local_datetime(utc(wait.waiting_since) or now, UTC),
             ),
         )
         return 1
@@ -250,8 +253,8 @@ def _time_out(session: Session, game: Game, wait: Wait, now: datetime) -> int:
 def _hours(hours: int) -> str:
     if hours % 24 == 0:
         days = hours // 24
-        return f"{days} day{'s' if days != 1 else ''}"
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+        return str(ngettext("%(num)d day", "%(num)d days", days))
+    return str(ngettext("%(num)d hour", "%(num)d hours", hours))
 
 
 def _bot_decides(session: Session, game: Game, state: Any, seat: Seat, wait: str) -> None:

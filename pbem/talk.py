@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func
+from flask_babel import gettext as _
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from . import games
@@ -45,34 +47,49 @@ def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str 
     not in a game stopped by its organiser, not from a seat a bot plays."""
     game, seats = games.lock_seat(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag)
     if game.aborted_at is not None:
-        raise games.GamePaused("This game was stopped by its organiser: the table is closed.")
+        raise games.GamePaused(_("This game was stopped by its organiser: the table is closed."))
     if seats[seat].is_bot:
         raise games.ServiceError(f"{seats[seat].name} is played by a bot")
     try:
         line = games.check_name(text, "your message", LONGEST)
-    except games.ServiceError as exc:
-        raise BadMessage(exc.message) from None
+    except games.ServiceError:
+        raise BadMessage(_why_not(text)) from None
     recent = session.exec(
         select(func.count())
         .select_from(Message)
         .where(col(Message.game_id) == game_id, col(Message.seat) == seat, col(Message.created_at) > now - WINDOW)
     ).one()
     if recent >= PER_WINDOW:
-        raise TooChatty("You said a lot in a short time: wait a few minutes before the next message.")
+        raise TooChatty(_("You said a lot in a short time: wait a few minutes before the next message."))
     message = Message(game_id=game_id, seat=seat, text=line, created_at=now)
     session.add(message)
     session.flush()
     return message
 
 
+_SAID = select(Message).where(col(Message.game_id) == bindparam("game_id"), col(Message.hidden_at).is_(None))
+_SAID_SINCE = _SAID.where(col(Message.created_at) > bindparam("since")).order_by(col(Message.id))
+_SAID_LATEST = _SAID.order_by(col(Message.id).desc()).limit(SHOWN)
+
+
 def said(*, session: Session, game_id: int, names: dict[int, str], since: datetime | None = None) -> list[Said]:
     """What was said at a game and not hidden, oldest first: after ``since``, or the latest SHOWN."""
-    query = select(Message).where(col(Message.game_id) == game_id, col(Message.hidden_at).is_(None))
     if since is not None:
-        rows = list(session.exec(query.where(col(Message.created_at) > since).order_by(col(Message.id))))
+        rows = list(session.exec(_SAID_SINCE, params={"game_id": game_id, "since": since}))
     else:
-        rows = list(session.exec(query.order_by(col(Message.id).desc()).limit(SHOWN)))[::-1]
+        rows = list(session.exec(_SAID_LATEST, params={"game_id": game_id}))[::-1]
     return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow()) for r in rows]
+
+
+def _why_not(text: str) -> str:
+    """Why ``games.check_name`` refused ``text`` as a message, in the reader's language."""
+    if not text.strip():
+        return str(_("your message must not be empty"))
+    if len(text) > LONGEST:
+        return str(_("your message must be at most %(num)d characters", num=LONGEST))
+    if any(unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") for c in text):
+        return str(_("your message may not contain line breaks or control characters"))
+    return str(_("your message may not contain invisible or text-direction characters"))
 
 
 def hide(*, session: Session, game_id: int, message_id: int, now: datetime) -> Message:

@@ -13,6 +13,8 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from flask_babel import gettext, ngettext
+
 from . import i18n
 
 TIMEOUTS = ("bot", "pause")
@@ -353,21 +355,34 @@ def plan_absence(*, today: date, until: date, used: int, current_until: date | N
     Days of a current absence still ahead (today included) are given back first; days already past stay used.
     """
     if cap <= 0:
-        raise AbsenceError("This game does not allow time away.")
+        raise AbsenceError(gettext("This game does not allow time away."))
     if not isinstance(until, date) or isinstance(until, datetime):
-        raise AbsenceError("Choose the date you are back.")
+        raise AbsenceError(gettext("Choose the date you are back."))
     if until < today:
-        raise AbsenceError(f"{long_date(until)} is in the past: choose today or a later date.")
+        raise AbsenceError(gettext("%(date)s is in the past: choose today or a later date.", date=long_date(until)))
     kept = used - (absence_days(today, current_until) if current_until is not None and current_until >= today else 0)
     wanted = absence_days(today, until)
     left = cap - kept
     if wanted > left:
         if left <= 0:
-            raise AbsenceError(f"You have used all {cap} days of time away this game allows.")
+            raise AbsenceError(
+                ngettext(
+                    "You have used the %(num)d day of time away this game allows.",
+                    "You have used all %(num)d days of time away this game allows.",
+                    cap,
+                )
+            )
         last = today + timedelta(days=left - 1)
         raise AbsenceError(
-            f"This game allows {cap} days of time away in all; you have {left} left, "
-            f"so the latest date is {long_date(last)}."
+            ngettext(
+                "This game allows %(cap)d days of time away in all; you have %(num)d left, "
+                "so the latest date is %(date)s.",
+                "This game allows %(cap)d days of time away in all; you have %(num)d left, "
+                "so the latest date is %(date)s.",
+                left,
+                cap=cap,
+                date=long_date(last),
+            )
         )
     return kept + wanted
 

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, has_app_context
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from engine.protocol import Decision
@@ -54,9 +55,12 @@ def of_game(session: Session, game_id: int) -> list[Wait]:
     return list(session.exec(select(Wait).where(col(Wait.game_id) == game_id).order_by(col(Wait.seat))))
 
 
+_OF_SEAT = select(Wait).where(col(Wait.game_id) == bindparam("game_id"), col(Wait.seat) == bindparam("seat"))
+
+
 def of_seat(session: Session, game_id: int, seat: int) -> Wait | None:
     """The seat's wait, or None if the game does not wait on it."""
-    return session.exec(select(Wait).where(col(Wait.game_id) == game_id, col(Wait.seat) == seat)).first()
+    return session.exec(_OF_SEAT, params={"game_id": game_id, "seat": seat}).first()
 
 
 def summary(rows: Sequence[Wait]) -> dict[str, Any]:
@@ -115,13 +119,29 @@ def _synced(
 
 
 def store_fields(
-    *, session: Session, game: Game, rules: Rules, state: Any, now: datetime, seats: Sequence[Seat] = ()
+    *,
+    session: Session,
+    game: Game,
+    rules: Rules,
+    state: Any,
+    now: datetime,
+    seats: Sequence[Seat] = (),
+    before: Mapping[str, Decision] | None = None,
 ) -> dict[str, Any]:
     """Sync the game's waits with ``rules.waiting_for(state)``; the summary columns to store with the snapshot.
 
-    ``seats`` saves a query when they are loaded. A finished game waits on nobody.
+    ``seats`` saves a query when they are loaded. ``before`` (who was waited on for what before the change, when
+    the game's rows and summary match it) saves the sync when the same seats are still waited on for the same
+    waits, as within a turn: nothing changes then. A finished game waits on nobody.
     """
-    return summary(_synced(session, game, rules.waiting_for(state), seats, now))
+    waiting = rules.waiting_for(state)
+    if before is not None and _same_waits(before, waiting):
+        return {name: getattr(game, name) for name in SUMMARY}
+    return summary(_synced(session, game, waiting, seats, now))
+
+
+def _same_waits(before: Mapping[str, Decision], after: Mapping[str, Decision]) -> bool:
+    return before.keys() == after.keys() and all(before[p].wait == after[p].wait for p in after)
 
 
 def refresh(session: Session, game: Game, rows: Sequence[Wait] | None = None) -> None:

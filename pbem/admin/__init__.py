@@ -24,6 +24,7 @@ from .accounts import (
     end_all_sessions,
     end_session,
     hash_password,
+    set_language,
     start_session,
 )
 from .common import (
@@ -125,6 +126,7 @@ __all__ = [
     "resend_turn_email",
     "resume_game",
     "retry_dead_emails",
+    "set_language",
     "show_hidden",
     "start_session",
     "verify",

@@ -10,13 +10,14 @@ from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import games
 from ..models import AdminSession, AdminUser, utcnow
-from .common import Actor, check_timezone, require_email
+from .common import Actor, check_language, check_timezone, require_email
 
 USERNAME = re.compile(r"[A-Za-z0-9._@-]{1,64}")
 MIN_PASSWORD = 10
@@ -26,18 +27,18 @@ MAX_PASSWORD = 1024
 def check_username(value: Any) -> str:
     """A login name: 1-64 letters, digits and ``. _ @ -``; compared without case."""
     if not isinstance(value, str) or not USERNAME.fullmatch(value):
-        raise games.ServiceError("a login name is 1 to 64 letters, digits, dots, dashes, underscores or @")
+        raise games.ServiceError(_("a login name is 1 to 64 letters, digits, dots, dashes, underscores or @"))
     return value.lower()
 
 
 def check_new_password(value: Any) -> str:
     """A password of MIN_PASSWORD to MAX_PASSWORD characters, with at least 4 different characters."""
     if not isinstance(value, str) or len(value) < MIN_PASSWORD:
-        raise games.ServiceError(f"the password must be at least {MIN_PASSWORD} characters")
+        raise games.ServiceError(_("the password must be at least %(num)d characters", num=MIN_PASSWORD))
     if len(value) > MAX_PASSWORD:
-        raise games.ServiceError(f"the password must be at most {MAX_PASSWORD} characters")
+        raise games.ServiceError(_("the password must be at most %(num)d characters", num=MAX_PASSWORD))
     if len(set(value)) < 4:
-        raise games.ServiceError("the password is too simple: use at least 4 different characters")
+        raise games.ServiceError(_("the password is too simple: use at least 4 different characters"))
     return value
 
 
@@ -59,24 +60,35 @@ def create_admin(
     email: str | None = None,
     timezone: str | None = None,
     reset: bool = False,
+    language: str | None = None,
 ) -> AdminUser:
-    """Create an organiser account (time zone UTC unless given); with ``reset``, give an existing one a new
-    password, which ends all their sessions (and a new email or time zone, if given)."""
+    """Create an organiser account (time zone UTC and English unless given); with ``reset``, give an existing one
+    a new password, which ends all their sessions (and a new email, time zone or language, if given)."""
     name = check_username(username)
     check_new_password(password)
-    email = require_email(email, "the organiser") if email else None
-    zone = check_timezone(timezone, "the organiser") if timezone is not None else None
+    email = require_email(email, _("the organiser")) if email else None
+    zone = check_timezone(timezone, _("the organiser")) if timezone is not None else None
+    lang = check_language(language) if language is not None else None
     user = session.exec(select(AdminUser).where(AdminUser.username == name)).first()
     if user is None and reset:
-        raise games.ServiceError(f"there is no admin {name!r} to reset")
+        raise games.ServiceError(_("there is no admin %(name)r to reset", name=name))
     if user is not None and not reset:
-        raise games.ServiceError(f"there is already an admin {name!r} (use --reset to give it a new password)")
+        raise games.ServiceError(
+            _("there is already an admin %(name)r (use --reset to give it a new password)", name=name)
+        )
     if user is None:
-        user = AdminUser(username=name, password_hash=hash_password(password), email=email, timezone=zone or "UTC")
+        user = AdminUser(
+            username=name,
+            password_hash=hash_password(password),
+            email=email,
+            timezone=zone or "UTC",
+            language=lang or "en",
+        )
     else:
         user.password_hash = hash_password(password)
         user.email = email or user.email
         user.timezone = zone or user.timezone
+        user.language = lang or user.language
     session.add(user)
     session.flush()
     if reset:
@@ -194,3 +206,15 @@ def end_all_sessions(*, session: Session, admin_id: int, now: datetime | None = 
 def actor_of(user: AdminUser) -> Actor:
     """The organiser as the services record them."""
     return Actor(id=user.id or 0, name=user.username, email=user.email, timezone=user.timezone)
+
+
+def set_language(*, session: Session, admin_id: int, language: Any) -> AdminUser:
+    """Store the language the admin area speaks to this organiser (one of i18n.SUPPORTED, any case)."""
+    lang = check_language(language)
+    user = session.get(AdminUser, admin_id)
+    if user is None:
+        raise games.ServiceError(f"there is no admin {admin_id}")
+    user.language = lang
+    session.add(user)
+    session.flush()
+    return user

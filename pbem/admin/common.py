@@ -3,17 +3,16 @@ game a repair may change."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlmodel import Session
 
-from .. import games, timing
+from .. import games, i18n, timing
 from ..audit import Actor as Actor
 from ..models import Game, Seat, utcnow
 
-LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,4})?")
 STATUSES = ("playing", "finished", "aborted")
 """A game's status as the admin page shows it: the stored ones, or ``aborted`` (stopped by an organiser)."""
 RUNNING = ("playing", "revealing")
@@ -38,22 +37,24 @@ class NotNow(games.ServiceError):
 def check_timezone(value: Any, who: str) -> str:
     """A time zone name of the tz database (Europe/Amsterdam, UTC …)."""
     if not isinstance(value, str) or not value.strip() or len(value) > 64:
-        raise games.ServiceError(f"{who}'s time zone must be a name such as Europe/Amsterdam or UTC")
+        raise games.ServiceError(_("%(name)s's time zone must be a name such as Europe/Amsterdam or UTC", name=who))
     return games.check_seat(games.SeatSpec(name=who, timezone=value.strip())).timezone
 
 
 def require_email(value: Any, who: str) -> str:
     """An email address (one line, one @, a dot in the domain)."""
     if not isinstance(value, str) or not value.strip():
-        raise games.ServiceError(f"{who} needs an email address: it is how they play")
-    return games.check_email(value.strip(), f"{who}'s email")
+        raise games.ServiceError(_("%(name)s needs an email address: it is how they play", name=who))
+    return games.check_email(value.strip(), _("%(name)s's email", name=who))
 
 
 def check_language(value: Any) -> str:
-    """A language code such as en, fr or pt-BR."""
-    if not isinstance(value, str) or not LANGUAGE.fullmatch(value):
-        raise games.ServiceError("a language is a code such as en, fr or pt-BR")
-    return value
+    """One of the supported languages (i18n.SUPPORTED), any case: 'NL' is 'nl'."""
+    code = value.strip().lower() if isinstance(value, str) else ""
+    if code not in i18n.SUPPORTED:
+        choices = ", ".join(f"{c} ({i18n.NAMES[c]})" for c in i18n.SUPPORTED)
+        raise games.ServiceError(_("The language must be one of %(choices)s.", choices=choices))
+    return code
 
 
 def checked(errors: dict[str, str], key: str, check: Any, *args: Any) -> Any:
@@ -74,11 +75,11 @@ def running(session: Session, game_id: int, *, unpaused: bool = True) -> Game:
     """The game, locked, if it is still running (and, with ``unpaused``, not paused)."""
     game = games.get_game(session=session, game_id=game_id, lock=True)
     if game.aborted_at is not None:
-        raise NotNow("this game was aborted")
+        raise NotNow(_("this game was aborted"))
     if game.status not in RUNNING:
-        raise NotNow("this game is over")
+        raise NotNow(_("this game is over"))
     if unpaused and game.paused_at is not None:
-        raise NotNow("this game is paused: resume it first")
+        raise NotNow(_("this game is paused: resume it first"))
     return game
 
 
@@ -86,5 +87,5 @@ def seat_at(session: Session, game_id: int, position: int) -> tuple[list[Seat], 
     """The game's seats and the one at ``position`` (counted from 0)."""
     seats = games.seats_of(session=session, game_id=game_id)
     if not 0 <= position < len(seats):
-        raise games.ServiceError(f"game {game_id} has no seat {position + 1}")
+        raise games.ServiceError(_("game %(id)s has no seat %(number)d", id=game_id, number=position + 1))
     return seats, seats[position]

@@ -7,6 +7,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import and_, func, or_
 from sqlmodel import Session, col, select
 
@@ -48,13 +50,15 @@ class GameRow:
         """Why this game needs the organiser, in words (empty when it does not)."""
         reasons = []
         if self.paused:
-            reasons.append("paused")
+            reasons.append(_("paused"))
         if self.dead:
-            reasons.append(f"{self.dead} email{'s' if self.dead > 1 else ''} could not be delivered")
+            reasons.append(
+                ngettext("%(num)d email could not be delivered", "%(num)d emails could not be delivered", self.dead)
+            )
         if self.stuck_since is not None:
-            reasons.append("mail stuck")
+            reasons.append(_("mail stuck"))
         if self.deadline_at is not None and self.deadline_at < now and self.status in RUNNING:
-            reasons.append("deadline passed")
+            reasons.append(_("deadline passed"))
         return reasons
 
 
@@ -90,9 +94,9 @@ def list_games(
     A game's mail is stuck when an email of it has waited ``stuck_after`` (default MAIL_STUCK_NOTICE_MINUTES)
     and keeps failing; that counts as needing attention."""
     if status is not None and status not in STATUSES:
-        raise games.ServiceError(f"a game's status is one of {', '.join(STATUSES)}")
+        raise games.ServiceError(_("a game's status is one of %(statuses)s", statuses=", ".join(STATUSES)))
     if page < 1:
-        raise games.ServiceError("pages are counted from 1")
+        raise games.ServiceError(_("pages are counted from 1"))
     stuck = outbox.stuck(now, stuck_after if stuck_after is not None else outbox.stuck_after())
     filters: list[Any] = []
     if status == "aborted":

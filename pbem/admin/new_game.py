@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext
+from flask_babel import ngettext as _ngettext
 from sqlmodel import Session
 
 import engine
@@ -15,6 +17,10 @@ from engine.protocol import Game as Rules
 from .. import audit, flows, games, timing
 from ..models import Game
 from .common import Actor, InputErrors, check_language, check_timezone, checked, require_email
+
+_: Callable[..., str] = gettext
+"""gettext, typed: a text in the reader's language."""
+ngettext: Callable[..., str] = _ngettext
 
 POLICY_FIELDS = (
     "first_reminder_hours",
@@ -80,8 +86,8 @@ def players_text(rules: Rules) -> str:
     """How many players a game is for, in words: "2 to 4 players"."""
     low, high = rules.min_players, rules.max_players
     if low == high:
-        return f"{low} player{'s' if low != 1 else ''}"
-    return f"{low} to {high} players"
+        return ngettext("%(num)d player", "%(num)d players", low)
+    return _("%(low)d to %(high)d players", low=low, high=high)
 
 
 def _seat_specs(rules: Rules, rows: Sequence[SeatInput], errors: dict[str, str]) -> dict[int, games.SeatSpec]:
@@ -93,17 +99,18 @@ def _seat_specs(rules: Rules, rows: Sequence[SeatInput], errors: dict[str, str])
         key = f"seats-{i}"
         if row.kind == "none":
             if row.name.strip() or row.email.strip():
-                errors[f"{key}-kind"] = "choose a person or a bot for this seat, or clear its name and email"
+                errors[f"{key}-kind"] = _("choose a person or a bot for this seat, or clear its name and email")
             continue
         if row.kind not in kinds:
-            errors[f"{key}-kind"] = f"a seat is a person or one of the bots ({', '.join(rules.bots)})"
+            errors[f"{key}-kind"] = _("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(rules.bots))
             continue
         name = row.name.strip()
         if row.kind != games.HUMAN:
             bots += 1
             name = name or f"Bot {bots}"
-        name = checked(errors, f"{key}-name", games.check_name, name, f"seat {i + 1}'s name", games.MAX_PLAYER_NAME)
-        who = name or f"seat {i + 1}"
+        what = _("seat %(number)d's name", number=i + 1)
+        name = checked(errors, f"{key}-name", games.check_name, name, what, games.MAX_PLAYER_NAME)
+        who = name or _("seat %(number)d", number=i + 1)
         if row.kind != games.HUMAN:
             if name:
                 specs[i] = games.SeatSpec(name=name, kind=row.kind)
@@ -116,7 +123,7 @@ def _seat_specs(rules: Rules, rows: Sequence[SeatInput], errors: dict[str, str])
     seen: set[str] = set()
     for i, spec in specs.items():
         if spec.name in seen:
-            errors[f"seats-{i}-name"] = f"two players are called {spec.name!r}: names must differ"
+            errors[f"seats-{i}-name"] = _("two players are called %(name)r: names must differ", name=spec.name)
         seen.add(spec.name)
     return specs
 
@@ -138,7 +145,7 @@ def _options(
             continue
         row = int(text) if text.isascii() and text.isdigit() and len(text) < 3 else -1
         if not 0 <= row < len(rows) or rows[row].kind == "none":
-            errors[name] = f"the {spec.label.lower()} must be one of the filled-in seats"
+            errors[name] = _("the %(option)s must be one of the filled-in seats", option=spec.label.lower())
         elif row in names:
             raw[name] = names[row]
     try:
@@ -164,19 +171,24 @@ def check_new_game(new: NewGame) -> NewGameChecked:
         rules = games.rules_of(new.game)
     except games.GameNotFound as exc:
         raise InputErrors({"game": exc.message}) from None
-    name = checked(errors, "name", games.check_name, new.name, "the game's name", games.MAX_GAME_NAME)
+    name = checked(errors, "name", games.check_name, new.name, _("the game's name"), games.MAX_GAME_NAME)
     if len(new.seats) > rules.max_players:
-        errors["seats"] = f"{rules.title} has at most {rules.max_players} seats"
+        errors["seats"] = _("%(game)s has at most %(num)d seats", game=rules.title, num=rules.max_players)
     rows = new.seats[: rules.max_players]
     specs = _seat_specs(rules, rows, errors)
     filled = sum(1 for row in rows if row.kind != "none")
     if filled < rules.min_players:
-        least = f"at least {rules.min_players} seat{'s' if rules.min_players != 1 else ''}"
-        errors["seats"] = f"{rules.title} is for {players_text(rules)}: fill in {least}"
+        errors["seats"] = ngettext(
+            "%(game)s is for %(players)s: fill in at least %(num)d seat",
+            "%(game)s is for %(players)s: fill in at least %(num)d seats",
+            rules.min_players,
+            game=rules.title,
+            players=players_text(rules),
+        )
     options = _options(rules, new, rows, {i: s.name for i, s in specs.items()}, errors)
     organiser = None
     if new.organiser_email.strip():
-        organiser = checked(errors, "organiser_email", require_email, new.organiser_email, "the organiser")
+        organiser = checked(errors, "organiser_email", require_email, new.organiser_email, _("the organiser"))
     policy = _policy(new.policy, errors)
     if errors:
         raise InputErrors(errors)
@@ -188,7 +200,7 @@ def _policy(values: dict[str, Any], errors: dict[str, str]) -> timing.Policy | N
     """The reminder/deadline policy; each bad setting is reported under its own name."""
     for key, value in values.items():
         if key not in POLICY_FIELDS:
-            errors[key] = f"{key!r} is not a policy setting"
+            errors[key] = _("%(key)r is not a policy setting", key=key)
             continue
         try:
             timing.Policy(**{key: value})

@@ -7,15 +7,19 @@ That choice is an ``AdminAction`` whose notice tells every player, and it holds 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from flask_babel import gettext
 from sqlmodel import Session, col, select
 
 from .. import audit, games, timing
 from ..models import AdminAction, Game, Seat
 from .common import RUNNING, Actor, NotNow, now_or, running
+
+_: Callable[..., str] = gettext
+"""gettext, typed: a text in the reader's language."""
 
 SHOW_HIDDEN = "show_hidden"
 """The ``AdminAction.action`` of an organiser who plays and chose to see every hand and the hidden cards."""
@@ -39,7 +43,7 @@ def address(value: str | None) -> str:
     if not value:
         return ""
     try:
-        value = games.check_email(value.strip(), "the address")
+        value = games.check_email(value.strip(), _("the address"))
     except games.ServiceError:
         value = value.strip()
     return value.casefold()
@@ -90,9 +94,9 @@ def show_hidden(*, session: Session, game_id: int, actor: Actor, now: datetime |
     seats = games.seats_of(session=session, game_id=game_id)
     found = playing(session=session, game=game, seats=seats, actor=actor)
     if found is None:
-        raise NotNow("you do not play in this game: its page already shows everything")
+        raise NotNow(_("you do not play in this game: its page already shows everything"))
     if not found.hidden:
-        raise NotNow("you already chose to see everything in this game")
+        raise NotNow(_("you already chose to see everything in this game"))
     at = now_or(now)
     audit.log_action(
         session,
@@ -102,4 +106,4 @@ def show_hidden(*, session: Session, game_id: int, actor: Actor, now: datetime |
         f"plays as {found.seat.name} and chose to see every hand and the hidden cards",
         f"The organiser (who also plays) looked at the hidden cards of this game on {at:%Y-%m-%d %H:%M} UTC.",
     )
-    return "Every hand and the hidden cards are shown now. Every player is told in their next email."
+    return _("Every hand and the hidden cards are shown now. Every player is told in their next email.")

@@ -4,9 +4,12 @@ table talk, undeliverable emails, aborting. Each writes an ``AdminAction`` in th
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from flask_babel import gettext
+from flask_babel import ngettext as _ngettext
 from sqlalchemy import update
 from sqlmodel import Session, col
 
@@ -24,6 +27,10 @@ from .common import (
     running,
     seat_at,
 )
+
+_: Callable[..., str] = gettext
+"""gettext, typed: a text in the reader's language."""
+ngettext: Callable[..., str] = _ngettext
 
 MAX_EXTEND_HOURS = 24 * 30
 
@@ -80,19 +87,19 @@ def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
     state = games.load_state(game)
     seats = games.seats_of(session=session, game_id=game_id)
     if game.current_seat is None:
-        raise NotNow("nobody has a decision to make")
+        raise NotNow(_("nobody has a decision to make"))
     seat = seats[game.current_seat]
     if seat.is_bot:
-        raise NotNow(f"{seat.name} is a bot: there is no one to email")
+        raise NotNow(_("%(name)s is a bot: there is no one to email", name=seat.name))
     if not seat.email:
-        raise NotNow(f"{seat.name} has no email address")
+        raise NotNow(_("%(name)s has no email address", name=seat.name))
     row = _queue_turn(session, game, seats, seat, state)
     if row is None:
-        raise NotNow(f"no email can be sent to {seat.name} now")
+        raise NotNow(_("no email can be sent to %(name)s now", name=seat.name))
     audit.log_action(
         session, game, actor, "resend_turn", f"resent the turn email to {seat.name} <{seat.email}>", seat=seat.position
     )
-    return f"The turn email to {seat.name} is queued again."
+    return _("The turn email to %(name)s is queued again.", name=seat.name)
 
 
 def change_email(*, session: Session, game_id: int, seat: int, email: str, actor: Actor) -> str:
@@ -100,10 +107,10 @@ def change_email(*, session: Session, game_id: int, seat: int, email: str, actor
     game = running(session, game_id, unpaused=False)
     seats, target = seat_at(session, game_id, seat)
     if target.is_bot:
-        raise NotNow(f"{target.name} is a bot: hand the seat to a person instead")
+        raise NotNow(_("%(name)s is a bot: hand the seat to a person instead", name=target.name))
     new = require_email(email, target.name)
     if new == target.email:
-        raise games.ServiceError(f"{new} is already {target.name}'s address")
+        raise games.ServiceError(_("%(email)s is already %(name)s's address", email=new, name=target.name))
     old = target.email
     target.email = new
     _rotate(target)
@@ -117,7 +124,9 @@ def change_email(*, session: Session, game_id: int, seat: int, email: str, actor
         f"The organiser changed {target.name}'s email address.",
         target.position,
     )
-    return f"{target.name}'s address is now {new}; an invitation with their new link is queued."
+    return _(
+        "%(name)s's address is now %(email)s; an invitation with their new link is queued.", name=target.name, email=new
+    )
 
 
 def hand_seat(
@@ -139,7 +148,7 @@ def hand_seat(
     seats, target = seat_at(session, game_id, seat)
     rules = games.rules_of(game)
     if kind not in games.seat_kinds(rules):
-        raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(rules.bots)})")
+        raise games.ServiceError(_("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(rules.bots)))
     _rotate(target)
     if kind == "human":
         who = f"the new player of {target.name}'s seat"
@@ -157,10 +166,10 @@ def hand_seat(
             f"The organiser gave {target.name}'s seat to a new player.",
             target.position,
         )
-        message = f"{target.name}'s seat now belongs to {new}; an invitation is queued."
+        message = _("%(name)s's seat now belongs to %(email)s; an invitation is queued.", name=target.name, email=new)
     else:
         if target.kind == kind:
-            raise games.ServiceError(f"{target.name} is already played by the {kind} bot")
+            raise games.ServiceError(_("%(name)s is already played by the %(kind)s bot", name=target.name, kind=kind))
         was = f"{target.email or 'a person'}" if not target.is_bot else f"the {target.kind} bot"
         target.kind = kind
         session.add(target)
@@ -174,30 +183,33 @@ def hand_seat(
             f"The organiser handed {target.name}'s seat to a bot.",
             target.position,
         )
-        message = f"The {kind} bot now plays {target.name}'s seat."
         if _play_bots(session, game):
-            message += " It has made its decision."
+            message = _(
+                "The %(kind)s bot now plays %(name)s's seat. It has made its decision.", kind=kind, name=target.name
+            )
+        else:
+            message = _("The %(kind)s bot now plays %(name)s's seat.", kind=kind, name=target.name)
     return message
 
 
 def pause_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
     """Pause a running game: moves are refused and no reminders or deadlines run until it is resumed."""
     game = running(session, game_id)
-    why = games.check_text(reason, "the reason", MAX_REASON) if reason.strip() else ""
+    why = games.check_text(reason, _("the reason"), MAX_REASON) if reason.strip() else ""
     sweeps.pause_game(
         session=session, game_id=game_id, reason=f"The organiser paused it{': ' + why if why else ''}.", now=now_or(now)
     )
     audit.log_action(
         session, game, actor, "pause", f"paused the game{': ' + why if why else ''}", "The organiser paused the game."
     )
-    return "The game is paused."
+    return _("The game is paused.")
 
 
 def resume_game(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:
     """Resume a paused game: the player to act gets a fresh wait; a bot that must act plays at once."""
     game = running(session, game_id, unpaused=False)
     if game.paused_at is None:
-        raise NotNow("this game is not paused")
+        raise NotNow(_("this game is not paused"))
     since = f"{now_or(game.paused_at):%Y-%m-%d %H:%M} UTC"
     why = f": {game.paused_reason}" if game.paused_reason else ""
     audit.log_action(
@@ -211,18 +223,20 @@ def resume_game(*, session: Session, game_id: int, actor: Actor, now: datetime |
     sweeps.resume_game(session=session, game_id=game_id, now=now_or(now))
     session.flush()
     played = _play_bots(session, game)
-    return "The game is running again." + (" The bot to act has played." if played else "")
+    if played:
+        return _("The game is running again. The bot to act has played.")
+    return _("The game is running again.")
 
 
 def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor, now: datetime | None = None) -> str:
     """Move the current decision's deadline ``hours`` later (counted from now if it has already passed)."""
     if type(hours) is not int or not 1 <= hours <= MAX_EXTEND_HOURS:
-        raise games.ServiceError(f"extend by 1 to {MAX_EXTEND_HOURS} hours")
+        raise games.ServiceError(_("extend by 1 to %(num)d hours", num=MAX_EXTEND_HOURS))
     game = running(session, game_id)
     seat = None if game.current_seat is None else games.seats_of(session=session, game_id=game_id)[game.current_seat]
     deadline = None if seat is None else waits.extend(session, game, seat, hours, now_or(now))
     if seat is None or deadline is None:
-        raise NotNow("this game has no deadline for the current decision")
+        raise NotNow(_("this game has no deadline for the current decision"))
     audit.log_action(
         session,
         game,
@@ -232,7 +246,7 @@ def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor,
         f"The organiser gave {seat.name} {hours} more hours to play.",
         seat.position,
     )
-    return f"The deadline is now {hours} hours later."
+    return ngettext("The deadline is now %(num)d hour later.", "The deadline is now %(num)d hours later.", hours)
 
 
 def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: Actor, seat: int | None = None) -> str:
@@ -247,7 +261,7 @@ def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: 
     waiting = rules.waiting_for(state)
     if seat is not None:
         if not 0 <= seat < len(seats):
-            raise games.ServiceError(f"game {game_id} has no seat {seat + 1}")
+            raise games.ServiceError(_("game %(id)s has no seat %(number)d", id=game_id, number=seat + 1))
         open_now = waiting.get(seats[seat].name)
         candidates = [seats[seat]] if open_now is not None and open_now.id == str(decision) else []
     else:
@@ -255,7 +269,7 @@ def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: 
     if not candidates:
         raise games.AlreadyPlayed
     if len(candidates) > 1:
-        raise games.ServiceError("several seats are waited on for this decision: say for which seat")
+        raise games.ServiceError(_("several seats are waited on for this decision: say for which seat"))
     target = candidates[0]
     move = games.move_body(games.bot_move(rules, state, target.name))
     words = rules.describe_move(move)
@@ -271,7 +285,7 @@ def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: 
     flows.apply_move(
         session=session, game_id=game_id, seat=target.position, move=move, decision=str(decision), source="admin"
     )
-    return f"The bot decided for {target.name}: {words}."
+    return _("The bot decided for %(name)s: %(move)s.", name=target.name, move=words)
 
 
 def hide_message(*, session: Session, game_id: int, message_id: int, actor: Actor, now: datetime | None = None) -> str:
@@ -279,7 +293,7 @@ def hide_message(*, session: Session, game_id: int, message_id: int, actor: Acto
     game = games.get_game(session=session, game_id=game_id, lock=True)
     message = talk.hide(session=session, game_id=game_id, message_id=message_id, now=now_or(now))
     audit.log_action(session, game, actor, "hide_message", f"hid a message of seat {message.seat + 1}: {message.text}")
-    return "The message is hidden."
+    return _("The message is hidden.")
 
 
 def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:
@@ -292,17 +306,17 @@ def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: date
     )
     count: int = result.rowcount  # type: ignore[attr-defined]
     if count == 0:
-        raise NotNow("this game has no undeliverable emails")
+        raise NotNow(_("this game has no undeliverable emails"))
     audit.log_action(
         session, game, actor, "retry_emails", f"queued {count} undeliverable email{'s' if count > 1 else ''} again"
     )
-    return f"{count} email{'s are' if count > 1 else ' is'} queued again."
+    return ngettext("%(num)d email is queued again.", "%(num)d emails are queued again.", count)
 
 
 def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
     """Stop a game for good: no more moves, reminders or deadlines; it stays readable."""
     game = running(session, game_id, unpaused=False)
-    why = games.check_text(reason, "the reason", MAX_REASON) if reason.strip() else ""
+    why = games.check_text(reason, _("the reason"), MAX_REASON) if reason.strip() else ""
     game.aborted_at = now_or(now)
     game.paused_at = game.paused_at or game.aborted_at
     game.paused_reason = f"The organiser ended the game early{': ' + why if why else ''}."
@@ -315,4 +329,4 @@ def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = ""
         f"aborted the game{': ' + why if why else ''}",
         "The organiser ended the game early: it will not be finished.",
     )
-    return "The game is aborted."
+    return _("The game is aborted.")

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 from sqlmodel import Session, col, select
 
 from engine.errors import FormatError
@@ -129,7 +130,7 @@ def move_text(rules: Rules, record: MoveRecord, viewer: Seat | None = None, even
     """A logged move in the game's words, nothing hidden; or, for ``viewer`` (an organiser who plays), its
     ``events`` as that seat may see them (the game's ``player_view`` masks them)."""
     if viewer is not None and (events is None or (not events and record.seat != viewer.position)):
-        return "A move." if record.seat != viewer.position else rules.describe_move(_body(record)) + "."
+        return _("A move.") if record.seat != viewer.position else rules.describe_move(_body(record)) + "."
     shown = record.events if viewer is None else events or []
     if not shown:
         return rules.describe_move(_body(record)) + "."
@@ -161,7 +162,7 @@ def _options(rules: Rules, options: dict[str, Any]) -> list[OptionShown]:
             continue
         value = options[spec.name]
         if spec.kind == "bool":
-            words = "yes" if value else "no"
+            words = _("yes") if value else _("no")
         elif spec.choices:
             words = next((label for key, label in spec.choices if key == str(value)), str(value))
         elif isinstance(value, dict):

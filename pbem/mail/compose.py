@@ -20,6 +20,9 @@ from email.headerregistry import Address
 from typing import Any
 
 from flask import current_app
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from jinja2 import Environment, Template
 
 from engine.protocol import Milestone, Result
@@ -33,8 +36,8 @@ KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links"
 RENDERED_BY_SENDER = ("turn", "scores", "game_over")
 """The kinds about the game as it stands: queued as what to send, rendered by the sender when it sends them."""
 AT_DEADLINE = {
-    "bot": "Then a bot plays the rest of your turn for you.",
-    "pause": "Then the game pauses until the organiser resumes it.",
+    "bot": _l("Then a bot plays the rest of your turn for you."),
+    "pause": _l("Then the game pauses until the organiser resumes it."),
 }
 """What the game's timeout policy (pbem.timing) does at a deadline, in words."""
 MAX_ADDRESS = 254
@@ -142,8 +145,13 @@ def duration(delta: timedelta) -> str:
     """'2 days', '1 day and 5 hours', '3 hours', 'less than an hour'."""
     hours = int(delta.total_seconds() // 3600)
     days, hours = divmod(hours, 24)
-    parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((days, "day"), (hours, "hour")) if n]
-    return " and ".join(parts) or "less than an hour"
+    day_words = str(ngettext("%(num)d day", "%(num)d days", days))
+    hour_words = str(ngettext("%(num)d hour", "%(num)d hours", hours))
+    if days and hours:
+        return str(_("%(days)s and %(hours)s", days=day_words, hours=hour_words))
+    if days:
+        return day_words
+    return hour_words if hours else str(_("less than an hour"))
 
 
 def _players(seats: Sequence[Seat], seat: Seat | None) -> list[dict[str, Any]]:
@@ -202,7 +210,7 @@ def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, roo
     return Email(
         "invitation",
         recipient(seat),
-        subject(game, "You are invited"),
+        subject(game, _("You are invited")),
         text,
         html,
         seat_headers(game, seat, root=root),
@@ -237,9 +245,9 @@ def turn_subject(game: Game, state: Any, seat: Seat, reminder: int | None = None
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
     heading = partial(rules.key, "turn_subject.txt").render(view=_view(game, state, seat), decision=decision)
-    parts = [p.strip() for p in heading.split(" · ") if p.strip()] or ["Your turn"]
+    parts = [p.strip() for p in heading.split(" · ") if p.strip()] or [_("Your turn")]
     if reminder:
-        parts.insert(len(parts) - 1, f"Reminder {reminder}")
+        parts.insert(len(parts) - 1, _("Reminder %(number)s", number=reminder))
     return subject(game, *parts)
 
 
@@ -270,7 +278,7 @@ def turn(
         "last_reminder": last_reminder,
         "waited": duration(waited) if waited is not None else None,
         "deadline": local_time(deadline, seat.timezone) if deadline is not None else None,
-        "at_deadline": AT_DEADLINE.get(str((game.policy or {}).get("timeout"))),
+        "at_deadline": str(at) if (at := AT_DEADLINE.get(str((game.policy or {}).get("timeout")))) else None,
         "subject_line": turn_subject(game, state, seat, reminder),
         "sheets": list(sheets),
     }
@@ -331,7 +339,7 @@ def game_over(
         "sheets": list(sheets),
     }
     text, html = render("game_over", **context)
-    email = Email("game_over", recipient(seat), subject(game, "Game over"), text, html)
+    email = Email("game_over", recipient(seat), subject(game, _("Game over")), text, html)
     email.headers = seat_headers(game, seat, root=False)
     email.attachments = [{"filename": context["filename"], "content_type": "application/json", "content": record}]
     return email
@@ -343,7 +351,7 @@ def digest(*, game: Game, seats: Sequence[Seat], seat: Seat, lines: Sequence[str
     context = _base(game, seats, seat) | {"lines": list(lines), "day": timing.long_date(day)}
     text, html = render("digest", **context)
     headers = seat_headers(game, seat, root=False)
-    return Email("digest", recipient(seat), subject(game, "What happened"), text, html, headers)
+    return Email("digest", recipient(seat), subject(game, _("What happened")), text, html, headers)
 
 
 def fresh_link(*, game: Game, seats: Sequence[Seat], seat: Seat) -> Email:
@@ -351,7 +359,7 @@ def fresh_link(*, game: Game, seats: Sequence[Seat], seat: Seat) -> Email:
     context = _base(game, seats, seat) | {"link_days": current_app.config["PERSONAL_LINK_DAYS"]}
     text, html = render("fresh_link", **context)
     headers = seat_headers(game, seat, root=False)
-    return Email("fresh_link", recipient(seat), subject(game, "Your fresh link"), text, html, headers)
+    return Email("fresh_link", recipient(seat), subject(game, _("Your fresh link")), text, html, headers)
 
 
 def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
@@ -366,9 +374,9 @@ def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
         for game, seat in entries
     ]
     titles = {games.rules_of(game).title for game, _seat in entries}
-    title = titles.pop() if len(titles) == 1 else "Board games"
+    title = titles.pop() if len(titles) == 1 else _("Board games")
     text, html = render("lost_links", games=shown, game_title=title, link_days=current_app.config["PERSONAL_LINK_DAYS"])
-    return Email("lost_links", to, "Your links to your games", text, html)
+    return Email("lost_links", to, _("Your links to your games"), text, html)
 
 
 def organiser(*, game: Game, to: str, title: str, body: str) -> Email:

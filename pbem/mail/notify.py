@@ -24,13 +24,14 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import current_app
+from flask_babel import gettext as _
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from engine.protocol import LogEntry, Milestone, Note
 
-from .. import audit, games, links, talk, timing, waits
-from ..models import Game, MoveRecord, OutboxEmail, Seat, utcnow
+from .. import audit, games, i18n, links, talk, timing, waits
+from ..models import AdminUser, Game, MoveRecord, OutboxEmail, Seat, utcnow
 from . import compose, outbox
 
 STORY_MOVES = 200
@@ -127,12 +128,16 @@ def after_leave(
     *, session: Session, outcome: games.MoveOutcome, seats: Sequence[Seat], seat: Seat, before: games.Before | None
 ) -> None:
     """A player left: tell the organiser, then queue what the bot's moves (if it had to act) call for."""
-    played = " The bot has already played their part of the current turn." if outcome.logged else ""
-    body = (
-        f"{seat.name} left the game from their settings page. "
-        f"The heuristic bot plays their seat from now on, and their links no longer work.{played}"
-    )
-    queue_organiser_notice(session=session, game=outcome.game, subject=f"{seat.name} left the game", body=body)
+    with i18n.in_language(organiser_language(session, outcome.game)):
+        body = _(
+            "%(name)s left the game from their settings page. "
+            "The heuristic bot plays their seat from now on, and their links no longer work.",
+            name=seat.name,
+        )
+        if outcome.logged:
+            body += " " + _("The bot has already played their part of the current turn.")
+        subject = _("%(name)s left the game", name=seat.name)
+    queue_organiser_notice(session=session, game=outcome.game, subject=subject, body=body)
     after_move(session=session, outcome=outcome, seats=seats, before=before)
 
 
@@ -206,7 +211,8 @@ def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], sea
         select(OutboxEmail.id).where(OutboxEmail.seat_id == seat.id, OutboxEmail.message_id == root)
     ).first()
     state = games.load_state(game)
-    email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
+    with i18n.in_language(seat.language):
+        email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
     return _queue(session, game, seat, email, None)
 
 
@@ -330,6 +336,21 @@ def render_queued(
         raise Dropped("the seat has another address or no person now")
     if headers.get("In-Reply-To") != compose.thread_root(game, seat):
         raise Dropped("the seat has new links")
+    with i18n.in_language(seat.language):  # the sender runs in an app context, outside any request
+        return _render_for(session, kind, game, seats, seat, decision, what)
+
+
+def _render_for(
+    session: Session,
+    kind: str,
+    game: Game,
+    seats: Sequence[Seat],
+    seat: Seat,
+    decision: str | None,
+    what: dict[str, Any],
+) -> compose.Email:
+    """``render_queued``'s email, in the language spoken now (the seat's)."""
+    game_id = game.id or 0
     rules = games.rules_of(game)
     state = games.load_state(game)
     sheets = [_milestone(m) for m in what.get("sheets") or []]
@@ -366,6 +387,19 @@ def _milestone(m: dict[str, Any]) -> Milestone:
     return Milestone(m["kind"], m["title"], m["number"], m["data"])
 
 
+def organiser_language(session: Session, game: Game) -> str:
+    """The language emails to the game's organiser speak: that of the admin account with the organiser's address
+    (the first made, if several have it), else English."""
+    if not game.organiser_email:
+        return i18n.DEFAULT
+    found = session.exec(
+        select(AdminUser.language)
+        .where(func.lower(col(AdminUser.email)) == game.organiser_email.lower())
+        .order_by(col(AdminUser.id))
+    ).first()
+    return i18n.language(found)
+
+
 def queue_organiser_notice(
     *,
     session: Session,
@@ -379,7 +413,8 @@ def queue_organiser_notice(
     ``body`` is plain text, paragraphs apart."""
     if not game.organiser_email:
         return None
-    email = compose.organiser(game=game, to=game.organiser_email, title=subject, body=body)
+    with i18n.in_language(organiser_language(session, game)):
+        email = compose.organiser(game=game, to=game.organiser_email, title=subject, body=body)
     return _queue(session, game, None, email, dedupe_key, now=now)
 
 
@@ -419,17 +454,20 @@ def queue_stuck_notices(*, session: Session, now: datetime) -> int:
             .order_by(col(OutboxEmail.created_at), col(OutboxEmail.id))
         ).first()
         hours = current_app.config["MAIL_RETRY_FOR_HOURS"]
-        body = (
-            f"Emails of this game have been waiting since {since:%Y-%m-%d %H:%M} UTC: the mail server keeps "
-            f"failing (last error: {error}).\n\n"
-            f"Nothing is lost. They are tried again every few minutes, for up to {hours} hours after each was "
-            "queued, and go out as soon as the mail server answers. This notice goes the same way: if it reaches "
-            "you late, the server is back and the waiting emails have gone out with it."
-        )
+        with i18n.in_language(organiser_language(session, game)):
+            body = _(
+                "Emails of this game have been waiting since %(since)s UTC: the mail server keeps "
+                "failing (last error: %(error)s).\n\n"
+                "Nothing is lost. They are tried again every few minutes, for up to %(hours)s hours after each was "
+                "queued, and go out as soon as the mail server answers. This notice goes the same way: if it reaches "
+                "you late, the server is back and the waiting emails have gone out with it.",
+                since=f"{since:%Y-%m-%d %H:%M}",
+                error=error,
+                hours=hours,
+            )
+            title = _("Email is not going out")
         key = f"{outbox.STUCK_KEY}{game_id}:{since:%Y%m%dT%H%M%S}"
-        notice = queue_organiser_notice(
-            session=session, game=game, subject="Email is not going out", body=body, dedupe_key=key, now=now
-        )
+        notice = queue_organiser_notice(session=session, game=game, subject=title, body=body, dedupe_key=key, now=now)
         queued += notice is not None
     return queued
 
@@ -441,7 +479,7 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
     _last, entries, notes = _happened(session, game, seats, seat, after, since)
     lines = games.rules_of(game).narrate(entries, seat.name, notes)
     if truncated:
-        lines.insert(0, "Earlier moves are in the log on your page.")
+        lines.insert(0, _("Earlier moves are in the log on your page."))
     return lines
 
 
@@ -474,14 +512,14 @@ def _happened(
         last = r.seq
         entries.append(LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at)))
     notes: list[Note] = [
-        (outbox.as_utc(s.left_at), f"{s.name} left the game; a bot plays for them from now on.")
+        (outbox.as_utc(s.left_at), _("%(name)s left the game; a bot plays for them from now on.", name=s.name))
         for s in seats
         if s.left_at is not None and s.id != seat.id and outbox.as_utc(s.left_at) > since
     ]
     notices = audit.actions_since(session=session, game_id=game.id or 0, since=since)
     notes += [(outbox.as_utc(n.at), n.text) for n in notices if n.seat in (None, seat.position)]
     notes += [
-        (m.at, f"{m.name} said: “{m.text}”")
+        (m.at, _("%(name)s said: “%(text)s”", name=m.name, text=m.text))
         for m in talk.said(session=session, game_id=game.id or 0, names=names, since=since)
         if m.name != seat.name
     ]
@@ -512,10 +550,11 @@ def queue_digest(
     last, entries, notes = _happened(session, game, seats, seat, after, since)
     if not entries and not notes:
         return None
-    lines = games.rules_of(game).narrate(entries, seat.name, notes)
-    if truncated:
-        lines.insert(0, "Earlier moves are in the log on your page.")
-    email = compose.digest(game=game, seats=seats, seat=seat, lines=lines, day=day)
+    with i18n.in_language(seat.language):
+        lines = games.rules_of(game).narrate(entries, seat.name, notes)
+        if truncated:
+            lines.insert(0, _("Earlier moves are in the log on your page."))
+        email = compose.digest(game=game, seats=seats, seat=seat, lines=lines, day=day)
     row = _queue(session, game, seat, email, f"digest:{game.id}:{seat.position}:{day.isoformat()}")
     if row is not None:
         seat.digest_seq, seat.digest_at = last, now
@@ -556,7 +595,7 @@ def settings_seat(*, session: Session, token: str) -> tuple[Game, list[Seat], Se
         return games.find_seat(session=session, link=link)
     except games.LinkRevoked:
         raise SeatGone(
-            "This settings link no longer works: the seat has newer links, or its player left the game."
+            _("This settings link no longer works: the seat has newer links, or its player left the game.")
         ) from None
 
 
@@ -575,13 +614,24 @@ def set_email_choices(
     """Store the settings token's seat's email choices (Refused for a value not offered); a daily digest is
     first due at the next DIGEST_AT on the seat's clock."""
     if score_sheets not in SCORE_SHEETS or digest not in DIGESTS:
-        raise Refused("The form offered choices that are not known here. Reload the page and choose again.")
+        raise Refused(_("The form offered choices that are not known here. Reload the page and choose again."))
     _game, _seats, seat = settings_seat(session=session, token=token)
     seat.reminders = reminders
     seat.score_sheets = score_sheets
     if digest != seat.digest:
         seat.digest = digest
         seat.next_digest_at = next_digest_at(seat, now) if digest == "daily" else None
+    session.add(seat)
+    session.flush()
+    return seat
+
+
+def set_language(*, session: Session, seat: Seat, language: str) -> Seat:
+    """Store the language the seat's pages and emails speak from now on (Refused for one not offered); the next
+    email to the seat is rendered in it, also one queued before (the sender renders it when it sends it)."""
+    if language not in i18n.SUPPORTED:
+        raise Refused(_("Choose one of the languages offered: %(choices)s.", choices=", ".join(i18n.SUPPORTED)))
+    seat.language = language
     session.add(seat)
     session.flush()
     return seat
@@ -609,7 +659,9 @@ def request_fresh_link(*, session: Session, token: str, now: datetime | None = N
         raise TooManyRequests("A fresh link was sent to this seat a short while ago. Please try again later.")
     game = games.get_game(session=session, game_id=link.game_id)
     seats = games.seats_of(session=session, game_id=link.game_id)
-    row = _queue(session, game, seat, compose.fresh_link(game=game, seats=seats, seat=seat), None)
+    with i18n.in_language(seat.language):
+        email = compose.fresh_link(game=game, seats=seats, seat=seat)
+    row = _queue(session, game, seat, email, None)
     if row is not None:
         row.created_at = now
         session.add(row)

@@ -14,6 +14,9 @@ from urllib.parse import urlsplit
 from zoneinfo import available_timezones
 
 from flask import Blueprint, Response, current_app, flash, redirect, render_template, request, session, url_for
+from flask_babel import LazyString, gettext
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext as _ngettext
 from flask_login import UserMixin, current_user, login_user, logout_user
 from flask_wtf import FlaskForm
 from limits import RateLimitItem
@@ -43,6 +46,10 @@ from ..extensions import login_manager
 from ..models import AdminUser, utcnow
 from .errors import error_page
 
+_: Callable[..., str] = gettext
+"""gettext, typed: a text in the reader's language."""
+ngettext: Callable[..., str] = _ngettext
+
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 PUBLIC = ("admin.login",)
 """The only admin endpoint a visitor may reach without logging in."""
@@ -55,6 +62,7 @@ class LoginUser(UserMixin):  # type: ignore[misc]
 
     def __init__(self, user: AdminUser, session_value: str) -> None:
         self.actor = admin.actor_of(user)
+        self.language = user.language
         self.session_value = session_value
 
     def get_id(self) -> str:
@@ -67,10 +75,10 @@ def _load_user(value: str) -> LoginUser | None:
     return LoginUser(user, value) if user is not None else None
 
 
-def _unauthorized(message: str = "Log in to use the admin page.") -> BaseResponse:
+def _unauthorized(message: str | None = None) -> BaseResponse:
     target = request.full_path.rstrip("?") if request.method in ("GET", "HEAD") else None
     if request.method != "HEAD":
-        flash(message, "notice")
+        flash(message or _("Log in to use the admin page."), "notice")
     return redirect(url_for("admin.login", next=safe_next(target)), code=303)
 
 
@@ -96,7 +104,8 @@ def _require_login() -> BaseResponse | None:
     if not isinstance(since, (int, float)) or time.time() - since > current_app.config["ADMIN_SESSION_HOURS"] * 3600:
         logout_user()
         session.clear()
-        return _unauthorized("Your login has expired: please log in again.")
+        return _unauthorized(_("Your login has expired: please log in again."))
+    i18n.use(current_user.language, current_user.actor.timezone)
     return None
 
 
@@ -115,13 +124,14 @@ def _ago(value: datetime | None) -> str:
         return "–"
     seconds = (utcnow() - value.replace(tzinfo=value.tzinfo or UTC)).total_seconds()
     future, seconds = seconds < 0, abs(seconds)
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            amount = f"{int(seconds // size)} {unit}"
-            break
-    else:
-        amount = "moments" if not future else "a moment"
-    return f"in {amount}" if future else f"{amount} ago"
+    days, hours, minutes = int(seconds // 86400), int(seconds // 3600), int(seconds // 60)
+    if days:
+        return _("in %(num)d d", num=days) if future else _("%(num)d d ago", num=days)
+    if hours:
+        return _("in %(num)d h", num=hours) if future else _("%(num)d h ago", num=hours)
+    if minutes:
+        return _("in %(num)d min", num=minutes) if future else _("%(num)d min ago", num=minutes)
+    return _("in a moment") if future else _("moments ago")
 
 
 # Login ------------------------------------------------------------------------------------------
@@ -152,6 +162,7 @@ class _Count:
     item: RateLimitItem
     keys: tuple[str, ...]
     whose: str
+    """Which count it is: ``address`` or ``account``."""
 
 
 def _counts(username: Any) -> list[_Count]:
@@ -165,7 +176,7 @@ def _counts(username: Any) -> list[_Count]:
         _Count(
             parse_limit(current_app.config["ADMIN_LOGIN_LIMIT"]),
             (*start, LOGIN_KEY, request.remote_addr or "unknown"),
-            "from your address",
+            "address",
         )
     ]
     if isinstance(username, str) and admin.USERNAME.fullmatch(username):
@@ -173,7 +184,7 @@ def _counts(username: Any) -> list[_Count]:
             _Count(
                 parse_limit(current_app.config["ADMIN_LOGIN_ACCOUNT_LIMIT"]),
                 (*start, ACCOUNT_KEY, username.lower()),
-                "for this login name",
+                "account",
             )
         )
     return counts
@@ -187,12 +198,19 @@ def _too_many(count: _Count) -> tuple[str, int, list[tuple[str, str]]]:
     reset = _strategy().get_window_stats(count.item, *count.keys).reset_time
     wait = max(1, int(reset - time.time()))
     minutes = -(-wait // 60)
-    page, status, headers = error_page(
-        429,
-        f"Too many wrong passwords in a row {count.whose}. Wait {minutes} minute{'s' if minutes > 1 else ''} "
-        "and try again.",
-        "Too many login attempts",
-    )
+    if count.whose == "address":
+        message = ngettext(
+            "Too many wrong passwords in a row from your address. Wait %(num)d minute and try again.",
+            "Too many wrong passwords in a row from your address. Wait %(num)d minutes and try again.",
+            minutes,
+        )
+    else:
+        message = ngettext(
+            "Too many wrong passwords in a row for this login name. Wait %(num)d minute and try again.",
+            "Too many wrong passwords in a row for this login name. Wait %(num)d minutes and try again.",
+            minutes,
+        )
+    page, status, headers = error_page(429, message, _("Too many login attempts"))
     return page, status, [*headers, ("Retry-After", str(wait))]
 
 
@@ -225,7 +243,7 @@ def login() -> Any:
         for count in counts:
             if not strategy.test(count.item, *count.keys):
                 return _too_many(count)
-        kept = _store(LOGIN_FORM, {"error": "Wrong login name or password.", "username": username[:64]})
+        kept = _store(LOGIN_FORM, {"error": _("Wrong login name or password."), "username": username[:64]})
         return redirect(url_for("admin.login", next=target, draft=kept), code=303)
     for count in counts:
         strategy.clear(count.item, *count.keys)
@@ -235,6 +253,20 @@ def login() -> Any:
     return redirect(target or url_for("admin.index"), code=303)
 
 
+@bp.post("/language")
+def language() -> Any:
+    """Store the language the admin area speaks to the logged-in organiser (the switch of the admin pages), then
+    go back to the page it was on."""
+    me = actor()
+    db.get_session().close()
+    try:
+        with db.write_session() as write:
+            admin.set_language(session=write, admin_id=me.id, language=request.form.get("lang", ""))
+    except games.ServiceError as exc:
+        return error_page(400, exc.message)
+    return redirect(safe_next(request.form.get("next")) or url_for("admin.index"), code=303)
+
+
 @bp.post("/logout")
 def logout() -> BaseResponse:
     """Log out (a POST: a link or an image cannot log anyone out); the session ends on the server too."""
@@ -242,7 +274,7 @@ def logout() -> BaseResponse:
     db.get_session().close()
     with db.write_session() as write:
         admin.end_session(session=write, value=value)
-    return _logged_out("You are logged out.")
+    return _logged_out(_("You are logged out."))
 
 
 @bp.post("/logout-everywhere")
@@ -252,7 +284,13 @@ def logout_everywhere() -> BaseResponse:
     db.get_session().close()
     with db.write_session() as write:
         ended = admin.end_all_sessions(session=write, admin_id=me.id)
-    return _logged_out(f"You are logged out everywhere ({ended} session{'s' if ended != 1 else ''} ended).")
+    return _logged_out(
+        ngettext(
+            "You are logged out everywhere (%(num)d session ended).",
+            "You are logged out everywhere (%(num)d sessions ended).",
+            ended,
+        )
+    )
 
 
 def _logged_out(message: str) -> BaseResponse:
@@ -269,7 +307,7 @@ def _page_number(value: str | None) -> int:
     if value is None or value == "":
         return 1
     if not value.isascii() or not value.isdigit() or len(value) > 6 or int(value) < 1:
-        raise games.ServiceError("the page must be a whole number from 1")
+        raise games.ServiceError(_("the page must be a whole number from 1"))
     return int(value)
 
 
@@ -293,9 +331,9 @@ def index() -> Any:
 
 # Creating a game --------------------------------------------------------------------------------
 
-_needed = InputRequired("a whole number is needed here")
-TOO_LONG = "at most %(max)d characters"
-PLAYER_HINT = "Counted in the list of seats above; with a random order, that player keeps it."
+_needed = InputRequired(_l("a whole number is needed here"))
+TOO_LONG = _l("at most %(max)d characters")
+PLAYER_HINT = _l("Counted in the list of seats above; with a random order, that player keeps it.")
 
 
 def _choices(pairs: list[tuple[str, str]]) -> list[Any]:
@@ -304,7 +342,7 @@ def _choices(pairs: list[tuple[str, str]]) -> list[Any]:
 
 def seat_choices(rules: Rules) -> list[tuple[str, str]]:
     """What a seat of this game may be, as the form offers it: a person, or each of the game's bots."""
-    return [("human", "A person"), *((kind, f"Bot ({kind})") for kind in rules.bots)]
+    return [("human", _l("A person")), *((kind, _l("Bot (%(kind)s)", kind=kind)) for kind in rules.bots)]
 
 
 def _option_field(rules: Rules, option: OptionField) -> Any:
@@ -319,8 +357,12 @@ def _option_field(rules: Rules, option: OptionField) -> Any:
             description=option.help,
         )
     if option.kind == "player":
-        seats = [("", "Default"), *((str(i), f"Seat {i + 1}") for i in range(rules.max_players))]
-        help = f"{option.help}. {PLAYER_HINT}" if option.help else PLAYER_HINT
+        seats = [
+            ("", _l("Default")),
+            *((str(i), _l("Seat %(number)d", number=i + 1)) for i in range(rules.max_players)),
+        ]
+        given = option.help
+        help = LazyString(lambda: f"{given}. {PLAYER_HINT}") if given else PLAYER_HINT
         return SelectField(option.label, choices=_choices(seats), default="", description=help)
     if option.choices:
         default = "" if option.default is None else str(option.default)
@@ -338,34 +380,36 @@ def _option_field(rules: Rules, option: OptionField) -> Any:
 class NewGameBase(FlaskForm):  # type: ignore[misc]
     """The parts of the new-game form every game shares: its name, the seat order and the reminder policy."""
 
-    name = StringField("Name", validators=[InputRequired("the game needs a name"), Length(max=80, message=TOO_LONG)])
+    name = StringField(
+        _l("Name"), validators=[InputRequired(_l("the game needs a name")), Length(max=80, message=TOO_LONG)]
+    )
     order = RadioField(
-        "Seat order", choices=_choices([("listed", "As listed"), ("random", "Random")]), default="listed"
+        _l("Seat order"), choices=_choices([("listed", _l("As listed")), ("random", _l("Random"))]), default="listed"
     )
     organiser_email = StringField(
-        "Organiser's email (told when a game pauses)", validators=[Length(max=254, message=TOO_LONG)]
+        _l("Organiser's email (told when a game pauses)"), validators=[Length(max=254, message=TOO_LONG)]
     )
     first_reminder_hours = IntegerField(
-        "First reminder after (hours)", default=24, validators=[_needed, NumberRange(1, timing.MAX_HOURS)]
+        _l("First reminder after (hours)"), default=24, validators=[_needed, NumberRange(1, timing.MAX_HOURS)]
     )
     reminder_every_hours = IntegerField(
-        "Then every (hours)", default=24, validators=[_needed, NumberRange(1, timing.MAX_HOURS)]
+        _l("Then every (hours)"), default=24, validators=[_needed, NumberRange(1, timing.MAX_HOURS)]
     )
     max_reminders = IntegerField(
-        "Reminders at most", default=3, validators=[_needed, NumberRange(0, timing.MAX_REMINDERS)]
+        _l("Reminders at most"), default=3, validators=[_needed, NumberRange(0, timing.MAX_REMINDERS)]
     )
     deadline_hours = IntegerField(
-        "Deadline after (hours; empty: none)",
+        _l("Deadline after (hours; empty: none)"),
         default=72,
         validators=[Optional(), NumberRange(1, timing.MAX_DEADLINE_HOURS)],
     )
     timeout = RadioField(
-        "At the deadline",
-        choices=_choices([("bot", "A bot makes the late player's decisions"), ("pause", "The game pauses")]),
+        _l("At the deadline"),
+        choices=_choices([("bot", _l("A bot makes the late player's decisions")), ("pause", _l("The game pauses"))]),
         default="bot",
     )
     absence_cap_days = IntegerField(
-        "Time away allowed per player (days)",
+        _l("Time away allowed per player (days)"),
         default=14,
         validators=[_needed, NumberRange(0, timing.MAX_ABSENCE_DAYS)],
     )
@@ -381,16 +425,18 @@ def new_game_form(key: str) -> type[NewGameBase]:
 def _new_game_form(key: str, lang: str) -> type[NewGameBase]:
     """``new_game_form`` in ``lang`` (the language ``games.rules_of`` speaks now), made once per game and language."""
     rules = games.rules_of(key)
-    kinds = [("none", "No seat"), *seat_choices(rules)]
+    kinds = [("none", _l("No seat")), *seat_choices(rules)]
 
     class SeatForm(Form):  # type: ignore[misc]
         """One seat of the new-game form."""
 
-        kind = SelectField("Seat", choices=_choices(kinds), default="none")
-        name = StringField("Name", validators=[Length(max=games.MAX_PLAYER_NAME, message=TOO_LONG)])
-        email = StringField("Email", validators=[Length(max=games.MAX_EMAIL, message=TOO_LONG)])
-        language = StringField("Language", default="en", validators=[Length(max=8, message=TOO_LONG)])
-        timezone = StringField("Time zone", default="UTC", validators=[Length(max=64, message=TOO_LONG)])
+        kind = SelectField(_l("Seat"), choices=_choices(kinds), default="none")
+        name = StringField(_l("Name"), validators=[Length(max=games.MAX_PLAYER_NAME, message=TOO_LONG)])
+        email = StringField(_l("Email"), validators=[Length(max=games.MAX_EMAIL, message=TOO_LONG)])
+        language = SelectField(
+            _l("Language"), choices=_choices(list(i18n.NAMES.items())), default=i18n.current, validate_choice=False
+        )
+        timezone = StringField(_l("Time zone"), default="UTC", validators=[Length(max=64, message=TOO_LONG)])
 
     options = type("OptionsForm", (Form,), {o.name: _option_field(rules, o) for o in rules.option_fields})
     fields = {
@@ -488,7 +534,7 @@ def _keep(name: str, form: Any, general: list[str]) -> str:
         longest = _longest(field) or DRAFT_TEXT
         values += [(field.name, str(raw)[:longest]) for raw in (field.raw_data or ())[:1]]
         if field.errors:
-            errors[field.name] = [str(e) for e in field.errors if isinstance(e, str)]
+            errors[field.name] = [str(e) for e in field.errors if isinstance(e, str | LazyString)]
     return _store(name, {"values": values, "errors": errors, "general": general})
 
 
@@ -530,7 +576,7 @@ def _restore(form: Any, draft: dict[str, Any]) -> list[str]:
 def _game_key() -> str:
     key = request.values.get("game") or games.DEFAULT_GAME
     if key not in engine.GAMES:
-        raise games.GameNotFound(f"this server does not know the game {key[:60]!r}")
+        raise games.GameNotFound(_("this server does not know the game %(key)r", key=key[:60]))
     return key
 
 
@@ -586,7 +632,7 @@ def new_game() -> Any:
             with db.write_session() as write:
                 game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
             _forget(NEW_GAME)
-            flash(f"Game {game_id} is created; the invitations are on their way.", "done")
+            flash(_("Game %(id)d is created; the invitations are on their way.", id=game_id), "done")
             return redirect(url_for("admin.game", game_id=game_id), code=303)
     except admin.InputErrors as exc:
         general = _attach(form, exc.errors)
@@ -672,7 +718,7 @@ DECISION = re.compile(r"[A-Za-z0-9._:-]{1,40}")
 def _form_int(name: str, digits: int = 6) -> int:
     value = request.form.get(name, "")
     if not value.isascii() or not value.isdigit() or len(value) > digits:
-        raise games.ServiceError(f"{name.replace('_', ' ')} must be a whole number")
+        raise games.ServiceError(_("%(field)s must be a whole number", field=name.replace("_", " ")))
     return int(value)
 
 
@@ -685,7 +731,7 @@ def _seat_arg(view: admin.GameView, name: str = "seat") -> int:
     """A seat number of the form (counted from 1 there), checked against the game; counted from 0."""
     position = _form_int(name, 1) - 1
     if not 0 <= position < len(view.seats):
-        raise games.ServiceError(f"game {view.game.id} has no seat {position + 1}")
+        raise games.ServiceError(_("game %(id)s has no seat %(number)d", id=view.game.id, number=position + 1))
     return position
 
 
@@ -708,7 +754,7 @@ def _nothing(_view: admin.GameView) -> dict[str, Any]:
 def _reason(_view: admin.GameView) -> dict[str, Any]:
     reason = _form_text("reason")
     if reason.strip():
-        games.check_text(reason, "the reason", admin.MAX_REASON)
+        games.check_text(reason, _("the reason"), admin.MAX_REASON)
     return {"reason": reason}
 
 
@@ -721,7 +767,7 @@ def _hand(view: admin.GameView) -> dict[str, Any]:
     seat = _seat_arg(view)
     kind = _form_text("kind")
     if kind not in games.seat_kinds(view.rules):
-        raise games.ServiceError(f"a seat is a person or one of the bots ({', '.join(view.rules.bots)})")
+        raise games.ServiceError(_("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(view.rules.bots)))
     out: dict[str, Any] = {"seat": seat, "kind": kind}
     if kind == games.HUMAN:
         who = view.seats[seat].name
@@ -734,7 +780,7 @@ def _hand(view: admin.GameView) -> dict[str, Any]:
 def _decision(view: admin.GameView) -> dict[str, Any]:
     decision = _form_text("decision")
     if not DECISION.fullmatch(decision):
-        raise games.ServiceError("the decision must be a short code of letters, digits and dots")
+        raise games.ServiceError(_("the decision must be a short code of letters, digits and dots"))
     seat = _seat_arg(view, "for_seat") if request.form.get("for_seat") else None
     return {"decision": decision, "seat": seat}
 
@@ -743,30 +789,52 @@ def _waited_for(view: admin.GameView, decision: str, seat: int | None) -> admin.
     """The waited seat a bot decision is for, or a 400 when that decision is not open."""
     found = [w for w in view.waited if w.decision.id == decision and (seat is None or w.seat.position == seat)]
     if len(found) != 1:
-        more = " for more than one seat: say for which" if found else ""
-        raise games.ServiceError(f"there is no open decision {decision!r}{more} in this game")
+        if found:
+            raise games.ServiceError(
+                _(
+                    "there is no open decision %(code)r for more than one seat: say for which in this game",
+                    code=decision,
+                )
+            )
+        raise games.ServiceError(_("there is no open decision %(code)r in this game", code=decision))
     return found[0]
 
 
 def _ask_bot(view: admin.GameView, args: dict[str, Any]) -> str:
     waited = _waited_for(view, args["decision"], args["seat"])
-    move = f" ({waited.bot_move})" if waited.bot_move else ""
-    return f"Let the bot make {waited.seat.name}'s current decision{move}? The move cannot be taken back."
+    if waited.bot_move:
+        return _(
+            "Let the bot make %(name)s's current decision (%(move)s)? The move cannot be taken back.",
+            name=waited.seat.name,
+            move=waited.bot_move,
+        )
+    return _("Let the bot make %(name)s's current decision? The move cannot be taken back.", name=waited.seat.name)
 
 
 def _ask_reveal(view: admin.GameView, _args: dict[str, Any]) -> str:
     if view.playing is None or not view.hidden:
-        raise admin.NotNow("you do not play in this game: its page already shows everything")
-    return (
-        f"You play in this game as {view.playing.seat.name}. Show every hand and the hidden cards here, and export "
+        raise admin.NotNow(_("you do not play in this game: its page already shows everything"))
+    return _(
+        "You play in this game as %(name)s. Show every hand and the hidden cards here, and export "
         "the record with its seed, for the rest of the game? Every player will be told that the organiser (who "
-        "also plays) looked at the hidden cards, and when. This cannot be undone."
+        "also plays) looked at the hidden cards, and when. This cannot be undone.",
+        name=view.playing.seat.name,
     )
 
 
 def _ask_hand(view: admin.GameView, args: dict[str, Any]) -> str:
-    who = args["email"] if args["kind"] == games.HUMAN else f"the {args['kind']} bot"
-    return f"Give {view.seats[args['seat']].name}'s seat to {who}? Every link the seat was sent stops working."
+    name = view.seats[args["seat"]].name
+    if args["kind"] == games.HUMAN:
+        return _(
+            "Give %(name)s's seat to %(email)s? Every link the seat was sent stops working.",
+            name=name,
+            email=args["email"],
+        )
+    return _(
+        "Give %(name)s's seat to the %(kind)s bot? Every link the seat was sent stops working.",
+        name=name,
+        kind=args["kind"],
+    )
 
 
 def _verified(result: tuple[bool, str]) -> str:
@@ -789,9 +857,11 @@ ACTIONS: dict[str, Action] = {
     "email": Action(
         _new_email,
         admin.change_email,
-        lambda view, a: (
-            f"Change {view.seats[a['seat']].name}'s email to {a['email']}? Every link they were sent stops working; "
-            "the new address gets an invitation with a fresh link."
+        lambda view, a: _(
+            "Change %(name)s's email to %(email)s? Every link they were sent stops working; "
+            "the new address gets an invitation with a fresh link.",
+            name=view.seats[a["seat"]].name,
+            email=a["email"],
         ),
     ),
     "hand": Action(_hand, admin.hand_seat, _ask_hand),
@@ -804,8 +874,9 @@ ACTIONS: dict[str, Action] = {
     "abort": Action(
         _reason,
         admin.abort_game,
-        lambda view, _a: (
-            f"Abort {view.game.name}? Nobody can move any more; the game stays readable here. This cannot be undone."
+        lambda view, _a: _(
+            "Abort %(game)s? Nobody can move any more; the game stays readable here. This cannot be undone.",
+            game=view.game.name,
         ),
     ),
     "reveal": Action(_nothing, admin.show_hidden, _ask_reveal),
@@ -835,13 +906,13 @@ def act(game_id: int, action: str) -> Any:
         view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
         if chosen.ask is not None and request.form.get("confirm") != "yes":
             if not view.running:
-                raise admin.NotNow("this game was aborted" if view.status == "aborted" else "this game is over")
+                raise admin.NotNow(_("this game was aborted") if view.status == "aborted" else _("this game is over"))
             return _confirm(view, name, chosen.ask(view, chosen.read(view)))
         result = _run(game_id, chosen, chosen.read(view))
     except games.GameNotFound as exc:
         return error_page(404, exc.message)
     except games.AlreadyPlayed:
-        flash("That decision was already made; here is the game as it is now.", "notice")
+        flash(_("That decision was already made; here is the game as it is now."), "notice")
         return redirect(url_for("admin.game", game_id=game_id), code=303)
     except games.ServiceError as exc:
         return _refused(game_id, name, exc.message)

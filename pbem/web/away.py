@@ -1,4 +1,5 @@
-"""Time away and quiet hours from the player's page: CSRF-protected POSTs that go back to the page."""
+"""Time away, quiet hours and the seat's language from the player's page: CSRF-protected POSTs that go back to the
+page."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from datetime import date
 from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
+from flask_babel import gettext as _
 
-from .. import db, games, links, pages, sweeps, timing
+from .. import db, games, i18n, links, pages, sweeps, timing
+from ..mail import notify
 from ..models import utcnow
 from .errors import error_page
 from .play import link_error
@@ -41,7 +44,7 @@ def set_away(token: str) -> Any:
         return link_error(exc)
     until = _date(request.form.get("until", ""))
     if until is None:
-        return error_page(400, "Choose the date you are back, like 2026-03-12.", "That date is not valid")
+        return error_page(400, _("Choose the date you are back, like 2026-03-12."), _("That date is not valid"))
     try:
         with db.write_session() as session:
             sweeps.set_absence(
@@ -53,8 +56,14 @@ def set_away(token: str) -> Any:
                 nonce_tag=link.nonce_tag,
             )
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "Time away not set")
-    flash(f"You are away until {timing.long_date(until)}: no reminders until then, and your deadlines wait.", "done")
+        return error_page(exc.status, exc.message, _("Time away not set"))
+    flash(
+        _(
+            "You are away until %(date)s: no reminders until then, and your deadlines wait.",
+            date=timing.long_date(until),
+        ),
+        "done",
+    )
     return _back(personal)
 
 
@@ -71,8 +80,8 @@ def back(token: str) -> Any:
                 session=session, game_id=link.game_id, seat=link.seat, now=utcnow(), nonce_tag=link.nonce_tag
             )
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "Time away not changed")
-    flash("Welcome back: you are no longer marked as away.", "done")
+        return error_page(exc.status, exc.message, _("Time away not changed"))
+    flash(_("Welcome back: you are no longer marked as away."), "done")
     return _back(personal)
 
 
@@ -101,9 +110,30 @@ def quiet(token: str) -> Any:
             )
             chosen = f"{seat.quiet_start}-{seat.quiet_end}" if seat.quiet_start else None
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "Quiet hours not changed")
-    flash(f"Quiet hours: {chosen or 'the default'}.", "done")
+        return error_page(exc.status, exc.message, _("Quiet hours not changed"))
+    flash(_("Quiet hours: %(hours)s.", hours=chosen) if chosen else _("Quiet hours: the default."), "done")
     return _back(personal)
+
+
+@bp.post("/play/<token>/language")
+def language(token: str) -> Any:
+    """Change the language of the seat's pages and emails (``language``: one of i18n.SUPPORTED); the page it goes
+    back to, and the seat's next email, speak it."""
+    try:
+        link, personal = _link(token)
+    except LINK_ERRORS as exc:
+        return link_error(exc)
+    try:
+        with db.write_session() as session:
+            _game, _seats, seat = games.find_seat(session=session, link=link)
+            notify.set_language(session=session, seat=seat, language=request.form.get("language", ""))
+            i18n.use(seat.language, seat.timezone)  # the answer speaks the new language
+    except games.LinkRevoked as exc:
+        return link_error(exc)
+    except (games.ServiceError, notify.Refused) as exc:
+        return error_page(exc.status, exc.message, _("Language not changed"))
+    flash(_("From now on your pages and emails are in %(language)s.", language=i18n.NAMES[i18n.current()]), "done")
+    return redirect(url_for("play.page", token=personal, _anchor="language"), code=303)
 
 
 def _date(text: str) -> date | None:

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, render_template, request
+from flask_babel import gettext as _
 
 from .. import db, games, links, pages
 from .play import link_error
@@ -47,9 +48,9 @@ def compare() -> Any:
         return render_template("check/compare.html", seed="", commitment="", digest=None, error=None)
     error = None
     if not SEED.fullmatch(seed_text):
-        error = "A seed is a whole number: at most 40 digits."
+        error = _("A seed is a whole number: at most 40 digits.")
     elif not COMMITMENT.fullmatch(commitment):
-        error = "A commitment is 64 characters, each a digit or a letter from a to f."
+        error = _("A commitment is 64 characters, each a digit or a letter from a to f.")
     digest = pages.seed_digest(seed_text) if error is None else None
     page = render_template("check/compare.html", seed=seed_text, commitment=commitment, digest=digest, error=error)
     return page, 400 if error else 200

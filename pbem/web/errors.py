@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, g, message_flashed, render_template, request, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -21,14 +23,30 @@ from .. import db
 log = logging.getLogger(__name__)
 
 TITLES = {
-    400: "This request is not valid",
-    403: "Not allowed",
-    404: "Not found",
-    405: "Not allowed",
-    410: "This link is no longer valid",
-    413: "Too large",
-    429: "Too many requests",
+    400: _l("This request is not valid"),
+    403: _l("Not allowed"),
+    404: _l("Not found"),
+    405: _l("Not allowed"),
+    410: _l("This link is no longer valid"),
+    413: _l("Too large"),
+    429: _l("Too many requests"),
 }
+
+DESCRIPTIONS = {
+    400: _l("The browser (or proxy) sent a request that this server could not understand."),
+    403: _l(
+        "You don't have the permission to access the requested resource. "
+        "It is either read-protected or not readable by the server."
+    ),
+    404: _l(
+        "The requested URL was not found on the server. "
+        "If you entered the URL manually please check your spelling and try again."
+    ),
+    405: _l("The method is not allowed for the requested URL."),
+    413: _l("The data value transmitted exceeds the capacity limit."),
+    429: _l("This user has exceeded an allotted request count. Try again later."),
+}
+"""Werkzeug's default descriptions (English only, the same words), in the reader's language when a view gave none."""
 
 
 REFUSED_ON_PAGE = {"play.make_move", "play.say"}
@@ -49,7 +67,7 @@ def error_page(
 ) -> tuple[str, int, list[tuple[str, str]]]:
     """The error page for ``status`` (with ``headers`` such as a 405's Allow), with a way back to the player's
     page when the game refused a POST from it."""
-    heading = title or TITLES.get(status, "Something went wrong")
+    heading = title or str(TITLES.get(status, _("Something went wrong")))
     back = _back_to_page(status)
     page = render_template("errors/error.html", status=status, title=heading, message=message, back=back)
     return page, status, headers or []
@@ -58,9 +76,9 @@ def error_page(
 # Seconds to wait before trying again, and what went wrong, per kind of unavailability (db.unavailable).
 RETRY_AFTER = {db.BUSY: 5, db.READ_ONLY: 60, db.GONE: 10}
 TROUBLE = {
-    db.BUSY: "The database is busy right now",
-    db.READ_ONLY: "The database cannot be written to right now",
-    db.GONE: "The database cannot be reached right now",
+    db.BUSY: _l("The database is busy right now"),
+    db.READ_ONLY: _l("The database cannot be written to right now"),
+    db.GONE: _l("The database cannot be reached right now"),
 }
 
 
@@ -68,19 +86,33 @@ def unavailable_page(kind: str) -> tuple[str, int, list[tuple[str, str]]]:
     """The 503 page for a database that is ``kind`` (busy, read-only, gone) during this request."""
     headers = [("Retry-After", str(RETRY_AFTER[kind]))]
     if request.method in ("GET", "HEAD"):
-        message = f"{TROUBLE[kind]}, so this page cannot be shown. Try again in a moment."
-        return error_page(503, message, "Please try again in a moment", headers)
+        message = _("%(trouble)s, so this page cannot be shown. Try again in a moment.", trouble=TROUBLE[kind])
+        return error_page(503, message, _("Please try again in a moment"), headers)
     if db.committing():
         return error_page(
             503,
-            "The connection to the database was lost while your change was being saved. "
-            "Reload the page to see whether it was made before you try again.",
-            "Please check and try again",
+            _(
+                "The connection to the database was lost while your change was being saved. "
+                "Reload the page to see whether it was made before you try again."
+            ),
+            _("Please check and try again"),
             headers,
         )
-    what = "your move was not made" if request.endpoint == "play.make_move" else "nothing was changed"
-    later = "later" if kind == db.READ_ONLY else "in a moment"
-    return error_page(503, f"{TROUBLE[kind]}, so {what}. Try again {later}.", f"Please try again {later}", headers)
+    trouble = TROUBLE[kind]
+    move = request.endpoint == "play.make_move"
+    if kind == db.READ_ONLY:
+        title = _("Please try again later")
+        if move:
+            message = _("%(trouble)s, so your move was not made. Try again later.", trouble=trouble)
+        else:
+            message = _("%(trouble)s, so nothing was changed. Try again later.", trouble=trouble)
+    else:
+        title = _("Please try again in a moment")
+        if move:
+            message = _("%(trouble)s, so your move was not made. Try again in a moment.", trouble=trouble)
+        else:
+            message = _("%(trouble)s, so nothing was changed. Try again in a moment.", trouble=trouble)
+    return error_page(503, message, title, headers)
 
 
 def _retry_once(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -122,6 +154,14 @@ def _where() -> tuple[str, str]:
     return request.method, str(request.endpoint)
 
 
+def _description(exc: HTTPException, status: int) -> str:
+    """What an HTTP error says: the view's own words, or ours in the reader's language for Werkzeug's default."""
+    description = exc.description or ""
+    if description == type(exc).description and status in DESCRIPTIONS:
+        return str(DESCRIPTIONS[status])
+    return description
+
+
 def register(app: Flask) -> None:
     """Render HTTP errors, CSRF failures, an unavailable database and unexpected exceptions as pages."""
     for endpoint, view in list(app.view_functions.items()):
@@ -140,17 +180,17 @@ def register(app: Flask) -> None:
     def _csrf(exc: CSRFError) -> tuple[str, int, list[tuple[str, str]]]:
         return error_page(
             400,
-            "The form was not accepted (its security token is missing or wrong). Reload the page and try again.",
-            "Please reload the page",
+            _("The form was not accepted (its security token is missing or wrong). Reload the page and try again."),
+            _("Please reload the page"),
         )
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> tuple[str, int, list[tuple[str, str]]]:
         status = exc.code or 500
         if status >= 500:
-            return error_page(status, "Something went wrong on our side. Your game is safe; try again later.")
+            return error_page(status, _("Something went wrong on our side. Your game is safe; try again later."))
         kept = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]
-        return error_page(status, exc.description or "", headers=kept)
+        return error_page(status, _description(exc, status), headers=kept)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:

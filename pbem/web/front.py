@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
+from flask_babel import gettext as _
 from limits import parse as parse_limit
 
 from .. import db, games
@@ -33,7 +34,9 @@ def lost_links() -> Any:
     if not strategy.hit(limit, *keys):
         wait = max(1, int(strategy.get_window_stats(limit, *keys).reset_time - time.time()))
         page, status, headers = error_page(
-            429, "You asked for your links many times in a short while. Please try again later.", "Too many requests"
+            429,
+            _("You asked for your links many times in a short while. Please try again later."),
+            _("Too many requests"),
         )
         return page, status, [*headers, ("Retry-After", str(wait))]
     address = request.form.get("address", "").strip()
@@ -41,6 +44,6 @@ def lost_links() -> Any:
         with db.write_session() as session:
             notify.send_lost_links(session=session, address=address)
     except games.ServiceError:
-        error = "That is not an email address: check it and try again."
+        error = _("That is not an email address: check it and try again.")
         return render_template("front/index.html", address=address[:254], error=error), 400
     return render_template("front/sent.html", address=address)

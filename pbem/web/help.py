@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, url_for
+from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 
 import engine
@@ -35,7 +36,7 @@ def rules_page(key: str, lang: str) -> str:
 
 def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
     if key not in engine.GAMES:
-        return error_page(404, "There is no such game here.")
+        return error_page(404, _("There is no such game here."))
     game = games.rules_of(key)
     page = rules_page(key, i18n.current())
     try:
@@ -43,7 +44,7 @@ def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
             "help/how_to_play.html", key=key, title=game.title, options=options, rules_page=page, **context
         )
     except TemplateNotFound:
-        return error_page(404, f"There is no help page for {game.title} yet.")
+        return error_page(404, _("There is no help page for %(game)s yet.", game=game.title))
 
 
 @bp.get("/how-to-play/<key>")

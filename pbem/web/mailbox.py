@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import Headers
 
@@ -54,7 +55,7 @@ def when(moment: datetime | None) -> str:
 
 
 def _bad_request() -> tuple[str, int, list[tuple[str, str]]]:
-    return error_page(400, "The page number or the recipient in this address is not valid.")
+    return error_page(400, _("The page number or the recipient in this address is not valid."))
 
 
 @bp.get("")
@@ -80,7 +81,7 @@ def _email(email_id: int) -> OutboxEmail | None:
 
 
 def _not_found() -> tuple[str, int, list[tuple[str, str]]]:
-    return error_page(404, "There is no email with this number in the mailbox.")
+    return error_page(404, _("There is no email with this number in the mailbox."))
 
 
 @bp.get("/<id:email_id>")

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 from werkzeug.wrappers.response import Response as BaseResponse
 
@@ -14,7 +15,7 @@ import engine
 from engine.errors import FormatError
 from engine.protocol import Game as Rules
 
-from .. import db, flows, games, links, pages, talk
+from .. import db, flows, games, i18n, links, pages, talk
 from ..models import utcnow
 from .errors import error_page
 from .settings import expired_page
@@ -39,7 +40,7 @@ def link_error(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
     if isinstance(exc, games.ServiceError):
         return error_page(exc.status, exc.message)
     return error_page(
-        400, "This link is not valid. Check that it was copied whole, or use the one in your latest email."
+        400, _("This link is not valid. Check that it was copied whole, or use the one in your latest email.")
     )
 
 
@@ -72,8 +73,9 @@ def make_move(token: str) -> Any:
     except (links.LinkInvalid, links.LinkExpired) as exc:
         return link_error(exc)
     try:
-        game, _seats, seat = games.find_seat(session=db.get_session(), link=link)
-        rules = games.rules_of(game)
+        seat = games.link_seat(session=db.get_session(), link=link)
+        i18n.use(seat.language, seat.timezone)
+        rules = games.rules_of(seat.game)
     except (links.LinkInvalid, games.ServiceError) as exc:
         return link_error(exc)
     if link.purpose == links.MOVE:
@@ -81,17 +83,17 @@ def make_move(token: str) -> Any:
     else:
         texts = _form_texts()
         if texts is None:
-            return error_page(400, "The form did not name exactly one move.")
+            return error_page(400, _("The form did not name exactly one move."))
         decision, source = _form_decision(), "page"
         try:
             move = _typed(rules, seat.name, texts)
         except FormatError as exc:
-            return error_page(400, str(exc), "That move is not allowed")
+            return error_page(400, str(exc), _("That move is not allowed"))
     if decision is None and not _standing(rules, seat.name, move):
-        return error_page(400, "The form did not say which decision it was made for. Reload the page.")
+        return error_page(400, _("The form did not say which decision it was made for. Reload the page."))
     message = request.form.get("say", "")
     if len(request.form.getlist("say")) > 1 or len(message) > MAX_VALUE:
-        return error_page(400, "The form did not send one message.")
+        return error_page(400, _("The form did not send one message."))
     message = message if message.strip() else ""
     db.drop_session()  # the read is done: its connection goes back to the pool before the write takes one
     try:
@@ -109,8 +111,8 @@ def make_move(token: str) -> Any:
             nonce = outcome.seats[link.seat].nonce
     except games.AlreadyPlayed:
         made = pages.already_played(session=db.get_session(), link=link, decision=decision)
-        unsent = " Your message was not sent." if message else ""
-        flash(f"Already played. {made} Here is the game as it is now.{unsent}", "notice")
+        text = _("Already played. %(made)s Here is the game as it is now.", made=made)
+        flash(f"{text} {_('Your message was not sent.')}" if message else text, "notice")
         personal = token if link.purpose == links.PERSONAL else None
         return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
     except talk.TooChatty as exc:
@@ -123,8 +125,8 @@ def make_move(token: str) -> Any:
         return error_page(exc.status, exc.message, headers=[("Retry-After", str(exc.retry_after))])
     except games.ServiceError as exc:
         rule = f"{exc.rule}: " if exc.rule else ""
-        return error_page(exc.status, f"{rule}{exc.message}", "That move is not allowed")
-    flash(f"Done: {_done_label(rules, outcome, seat.name, move)}.", "done")
+        return error_page(exc.status, f"{rule}{exc.message}", _("That move is not allowed"))
+    flash(_("Done: %(move)s.", move=_done_label(rules, outcome, seat.name, move)), "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
 
 
@@ -206,9 +208,10 @@ def say(token: str) -> Any:
     """Say something to the table (one line, at most 280 characters); the others see it on their page and in
     their next email."""
     try:
-        link = links.read(token)
-    except (links.LinkInvalid, links.LinkExpired) as exc:
+        link, _game, _seats, _seat = pages.resolve(session=db.get_session(), token=token)  # speaks the seat's language
+    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
         return link_error(exc)
+    db.drop_session()
     text = request.form.get("message", "")
     try:
         with db.write_session() as session:
@@ -222,12 +225,12 @@ def say(token: str) -> Any:
             )
             nonce = games.seats_of(session=session, game_id=link.game_id)[link.seat].nonce
     except talk.TooChatty as exc:
-        return error_page(429, exc.message, "Not so fast", [("Retry-After", str(exc.retry_after))])
+        return error_page(429, exc.message, _("Not so fast"), [("Retry-After", str(exc.retry_after))])
     except games.LinkRevoked as exc:
         return link_error(exc)
     except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, "That message was not sent")
-    flash("Your message is on the table.", "done")
+        return error_page(exc.status, exc.message, _("That message was not sent"))
+    flash(_("Your message is on the table."), "done")
     return redirect(
         url_for("play.page", token=links.personal_token(link.game_id, link.seat, nonce), _anchor="talk"), code=303
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response, current_app, request
+from flask_babel import gettext as _
 
 from .errors import error_page
 
@@ -47,7 +48,10 @@ def register(app: Flask) -> None:
             return None
         return error_page(
             403,
-            "This form was sent from another site, so it was not accepted. Open the page on this site and try again.",
+            _(
+                "This form was sent from another site, so it was not accepted. "
+                "Open the page on this site and try again."
+            ),
         )
 
     @app.after_request

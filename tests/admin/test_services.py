@@ -409,7 +409,7 @@ def test_hand_a_bot_seat_to_a_person(app: Flask, adm_table: Table, organiser: ad
         seat=2,
         kind="human",
         email="cy@example.com",
-        language="de",
+        language="FR",
         timezone="Europe/Berlin",
         actor=organiser,
     )
@@ -417,7 +417,7 @@ def test_hand_a_bot_seat_to_a_person(app: Flask, adm_table: Table, organiser: ad
     assert (seat.kind, seat.email, seat.language, seat.timezone, seat.name) == (
         "human",
         "cy@example.com",
-        "de",
+        "fr",
         "Europe/Berlin",
         "Bot 1",
     )
