@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
@@ -134,6 +135,7 @@ class CallToGlory:
         self.option_fields: Sequence[OptionField] = _option_fields(words_)
         self._family: dict[str, CallToGlory] = {} if family is None else family
         self._family.setdefault(self.lang, self)
+        self._template_data: Mapping[str, Any] | None = None
 
     def speaking(self, lang: str) -> CallToGlory:
         """The same game in ``lang`` (English, Dutch or French; English for any other), one object per language:
@@ -267,12 +269,17 @@ class CallToGlory:
         return present.round_over(state, log, self.words)
 
     def template_data(self) -> Mapping[str, Any]:
-        """Each card type's value (the cards show it) and its name in the game's language (singular, plural)."""
-        return {
-            "values": dict(zip(TYPES, VALUES, strict=True)),
-            "names": {t: self.words.name(t) for t in TYPES},
-            "plurals": {t: self.words.plural(t) for t in TYPES},
-        }
+        """Each card type's value (the cards show it) and its name in the game's language (singular, plural); made
+        once per language (every card of a page asks for it)."""
+        if self._template_data is None:
+            self._template_data = MappingProxyType(
+                {
+                    "values": dict(zip(TYPES, VALUES, strict=True)),
+                    "names": {t: self.words.name(t) for t in TYPES},
+                    "plurals": {t: self.words.plural(t) for t in TYPES},
+                }
+            )
+        return self._template_data
 
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event in plain words."""

@@ -80,9 +80,12 @@ def test_the_rules_are_written_in_the_readers_language(client: FlaskClient) -> N
 
 
 def test_a_seats_rules_in_dutch_keep_that_games_options(app: Flask, client: FlaskClient) -> None:
-    specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("bob", email="bob@example.com")]
+    specs = [
+        games.SeatSpec("ann", email="ann@example.com", language="nl"),
+        games.SeatSpec("bob", email="bob@example.com"),
+    ]
     table = new_table(app, specs, seed=1, options=Options(rounds=2, ninja_power=True))
-    text = client.get(f"/play/{table.personal(0)}/how-to-play", headers={"Accept-Language": "nl"}).text
+    text = client.get(f"/play/{table.personal(0)}/how-to-play", headers={"Accept-Language": "fr"}).text
     assert "dit spel heeft er <strong>2</strong>" in text
     assert "De kracht van de Ninja — in dit spel gebruikt" in text and "algemene voorraad" in text
     assert "Keizerlijke opdrachten — niet in dit spel gebruikt" in text
@@ -93,8 +96,10 @@ def test_the_game_speaks_the_readers_language_through_rules_of(app: Flask, clien
     for lang, word in (("nl", "trekstapel"), ("fr", "pioche")):
         with app.test_request_context(headers={"Accept-Language": lang}):
             assert games.rules_of("call-to-glory").lang == lang
-        page = client.get(f"/play/{table.personal(0)}", headers={"Accept-Language": lang}).text
+        specs = [games.SeatSpec("ann", email="ann@example.com", language=lang), games.SeatSpec("bob", email="b@x.org")]
+        seated = new_table(app, specs, seed=1)
+        page = client.get(f"/play/{seated.personal(0)}", headers={"Accept-Language": "en"}).text
         assert word in page and "draw pile" not in page, lang
     with app.test_request_context():
         assert games.rules_of("call-to-glory").lang == "en"
-    assert "draw pile" in client.get(f"/play/{table.personal(0)}").text
+    assert "draw pile" in client.get(f"/play/{table.personal(0)}", headers={"Accept-Language": "nl"}).text
