@@ -16,13 +16,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.support import NullTranslations
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, force_locale, get_locale, refresh
+from flask_babel import Babel, force_locale, get_domain, get_locale, refresh
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +59,12 @@ def init_app(app: Flask) -> None:
         default_translation_directories=str(TRANSLATIONS),
         default_domain=DOMAIN,
     )
+    # Templates call gettext dozens of times a page: look the catalog up once per locale, not per call.
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        lambda text: translations().ugettext(text),
+        lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        newstyle=True,
+    )
     app.jinja_env.globals["languages"] = NAMES
     app.jinja_env.globals["current_language"] = current
 
@@ -87,11 +95,24 @@ def use(lang: str | None, tz: str | None = None) -> None:
 
 def current() -> str:
     """The language being spoken now ('en' outside any context)."""
-    try:
-        locale = get_locale()
-    except RuntimeError:
-        return DEFAULT
-    return language(str(locale)) if locale is not None else DEFAULT
+    locale = get_locale()
+    code = locale.language if locale is not None else DEFAULT
+    return code if code in SUPPORTED else DEFAULT
+
+
+_NULL = NullTranslations()
+_LOADED: dict[Any, Any] = {}
+
+
+def translations() -> Any:
+    """The catalog of the language spoken now (no translation outside any context), loaded once per locale."""
+    locale = get_locale()
+    if locale is None:
+        return _NULL
+    found = _LOADED.get(locale)
+    if found is None:
+        found = _LOADED[locale] = get_domain().get_translations()
+    return found
 
 
 @contextmanager
