@@ -88,6 +88,7 @@ MONTH = {
     "nl": r"\d{1,2} (januari|februari|maart|april|mei|juni|juli|augustus|september|oktober|november|december) \d{4}",
     "fr": r"\d{1,2} (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4}",
 }
+TURN_SUBJECT = {"en": "Round 1 · Your turn", "nl": "Ronde 1 · Jouw beurt", "fr": "Manche 1 · À vous de jouer"}
 TURN_WORDS = {lang: says[0] for lang, says in SAYS["turn"].items()}
 # What the player's page says in each language, whatever the moment.
 PAGE_SAYS = {"nl": ["Tafelpraat", "Wat er gebeurde", "Gedaan: "], "fr": ["Discussion à la table", "Fait : "]}
@@ -213,13 +214,14 @@ def english_parts(lang: str) -> list[tuple[str, str]]:
 
 
 def untranslated(documents: list[tuple[str, str]], lang: str) -> list[str]:
-    """Each catalog English text found in the (where, text) documents: "where: part (of msgid)"."""
+    """Each catalog English text found in the (where, text) documents, as written or in capitals (the text
+    part's headings): "where: part (of msgid)"."""
     parts = english_parts(lang)
     found: dict[str, str] = {}
     for where, document in documents:
         readable = visible(document) + "\n" + " ".join(document.split())
         for literal, msgid in parts:
-            if literal in readable and literal not in found:
+            if (literal in readable or literal.upper() in readable) and literal not in found:
                 found[literal] = f"{where}: {literal!r} (of {msgid!r})"
     return list(found.values())
 
@@ -248,6 +250,8 @@ def test_the_scan_catches_one_english_sentence_on_a_dutch_page() -> None:
     )
     assert any("is over. The score sheet:" in c for c in untranslated([("page", with_name)], "nl"))
     assert untranslated([("page", english)], "fr"), "the French scan catches it too"
+    shouted = dutch.replace("<p>Tafelpraat</p>", "<h2>WHAT HAPPENED SINCE YOUR LAST TURN</h2>")
+    assert untranslated([("text", shouted)], "nl"), "a heading in capitals (the text part's) is caught"
 
 
 # The game.
@@ -262,6 +266,8 @@ def check_email(kind: str, message: Received, addr: str) -> None:
     assert re.search(rf'<html\b[^>]*\blang="{lang}"', html), where
     if kind in SUBJECT:
         assert subject == f"{GAME} · {SUBJECT[kind][lang]}", where
+    if kind == "turn":
+        assert subject == f"{GAME} · {TURN_SUBJECT[lang]}", where
     in_text, in_html = SAYS[kind][lang]
     assert in_text in " ".join(text.split()), f"{where}: the text part says {in_text!r}\n{text}"
     assert in_html in visible(html), f"{where}: the HTML part says {in_html!r}\n{visible(html)}"
