@@ -48,8 +48,9 @@ DATE = {
     "fr": r"(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d{1,2} [a-zéû]+ \d{4}, \d\d:\d\d",
 }
 
-# The last part of each kind's subject, and a few sentences of the catalog each kind says (text part; the HTML part
-# is checked for the same words with its tags taken out).
+# The subject after the game's name, by kind (a score sheet's is the engine's milestone title: a game word, not
+# checked here), then a sentence of the catalog each kind says in its text part and one in its HTML part (read
+# with its tags taken out).
 SUBJECT = {
     "invitation": {"en": "You are invited", "nl": "Je bent uitgenodigd", "fr": "Vous êtes invité·e"},
     "game_over": {"en": "Game over", "nl": "Spel afgelopen", "fr": "Partie terminée"},
