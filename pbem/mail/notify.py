@@ -151,18 +151,23 @@ def _follow_up(
 ) -> None:
     rules = games.rules_of(game)
     if before is not None:
-        for milestone in rules.milestones(before.state, state):
-            if milestone.kind == "game_over" or milestone.number is None:
+        in_words: dict[str, list[Milestone]] = {}  # the milestones in each reader's language (titles are words)
+        for seat in seats:
+            if not reachable(seat):
                 continue
-            sheet = {
-                "kind": milestone.kind,
-                "title": milestone.title,
-                "number": milestone.number,
-                "data": dict(milestone.data),
-            }
-            for seat in seats:
-                if not reachable(seat):
+            lang = i18n.language(seat.language)
+            if lang not in in_words:
+                with i18n.in_language(lang):
+                    in_words[lang] = games.rules_of(game).milestones(before.state, state)
+            for milestone in in_words[lang]:
+                if milestone.kind == "game_over" or milestone.number is None:
                     continue
+                sheet = {
+                    "kind": milestone.kind,
+                    "title": milestone.title,
+                    "number": milestone.number,
+                    "data": dict(milestone.data),
+                }
                 if seat.score_sheets == "folded":
                     _hold_sheet(session, seat, sheet)
                     continue

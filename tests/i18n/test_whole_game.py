@@ -48,13 +48,14 @@ DATE = {
     "fr": r"(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d{1,2} [a-zéû]+ \d{4}, \d\d:\d\d",
 }
 
-# The subject after the game's name, by kind (a score sheet's is the engine's milestone title: a game word, not
-# checked here), then a sentence of the catalog each kind says in its text part and one in its HTML part (read
+# The subject after the game's name, by kind (a score sheet's is the engine's milestone title, in the reader's
+# language too), then a sentence of the catalog each kind says in its text part and one in its HTML part (read
 # with its tags taken out).
 SUBJECT = {
     "invitation": {"en": "You are invited", "nl": "Je bent uitgenodigd", "fr": "Vous êtes invité·e"},
     "game_over": {"en": "Game over", "nl": "Spel afgelopen", "fr": "Partie terminée"},
     "digest": {"en": "What happened", "nl": "Wat er gebeurde", "fr": "Ce qui s'est passé"},
+    "scores": {"en": "Round 1 scores", "nl": "Score van ronde 1", "fr": "Scores de la manche 1"},
 }
 SAYS = {  # kind: language: (in the text part, in the HTML part)
     "invitation": {
@@ -181,9 +182,8 @@ def visible(html: str) -> str:
 PLACEHOLDER = re.compile(r"%\(\w+\)[sdif]|%[sd]|<[^>]+>|\{\w*\}")
 MIN_PART = 12
 MIN_WORDS = 3
-# Game words the engine names itself (GLOSSARY.md): another change translates them; until then they may be English
-# on the page (e.g. the engine's choice "Discard pile 1" in the R7 preference), so the scan leaves them out.
-GAME_WORDS = {"Discard pile"}
+# Game words the engine names itself are the engine's (its own tests check them in every language); none is left out.
+GAME_WORDS: set[str] = set()
 
 
 def _catalog(path: Path) -> Catalog:
