@@ -21,7 +21,7 @@ from flask_babel import gettext, ngettext
 from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
-from . import db, flows, games, timing, waits
+from . import db, flows, games, i18n, timing, waits
 from .mail import notify
 from .models import Game, Seat, Wait
 from .timing import utc
@@ -232,19 +232,17 @@ def _time_out(session: Session, game: Game, wait: Wait, now: datetime) -> int:
         hours = policy.deadline_hours or 0
         reason = gettext("%(name)s did not play within %(time)s.", name=seat.name, time=_hours(hours))
         _pause(session, game, reason, now)
-        notify.queue_organiser_notice(
-            session=session,
-            game=game,
-            subject=f"{game.name} · " + gettext("Paused: %(name)s did not play in time", name=seat.name),
-            body=gettext(
+        with i18n.in_language(notify.organiser_language(session, game)):
+            subject = f"{game.name} · " + gettext("Paused: %(name)s did not play in time", name=seat.name)
+            body = gettext(
                 "The game “%(game)s” waited for %(name)s since %(since)s and the deadline passed. "
                 "Its timeout policy is to pause, so it is paused now: nobody can move until you resume it "
                 "on the admin page (or hand the seat to someone else or to a bot).",
                 game=game.name,
                 name=seat.name,
                 since=timing.local_datetime(utc(wait.waiting_since) or now, UTC),
-            ),
-        )
+            )
+        notify.queue_organiser_notice(session=session, game=game, subject=subject, body=body)
         return 1
     _bot_decides(session, game, state, seat, wait.wait)
     return 1

@@ -209,6 +209,19 @@ def test_at_the_deadline_the_bot_plays_the_rest_of_the_turn(app: Flask, clock: C
     assert outbox_to(app, "bob@example.com")[-1].kind == "turn", "bob is told it is his turn"
 
 
+def test_the_pause_notice_speaks_the_organisers_language(app: Flask, clock: Clock) -> None:
+    with app.app_context(), db.write_session() as session:
+        admin.create_admin(
+            session=session, username="org", password="organise-4-us!", email="org@example.com", language="nl"
+        )
+    make_game(app, policy=timing.Policy(timeout="pause"), organiser_email="org@example.com")
+    clock.at(T0 + 73 * H)
+    assert time_out(app, clock.now) == 1
+    notice = outbox_to(app, "org@example.com")[-1]
+    assert "Gepauzeerd" in notice.subject or "gepauzeerd" in notice.text_body, notice.subject
+    assert "waited for" not in notice.text_body and "did not play in time" not in notice.subject
+
+
 def test_pause_policy_pauses_refuses_moves_and_tells_the_organiser(
     app: Flask, client: FlaskClient, clock: Clock
 ) -> None:
