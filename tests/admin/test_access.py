@@ -57,6 +57,7 @@ def test_the_url_map_has_the_admin_routes(app: Flask, adm_table: Table) -> None:
         "admin.act",
         "admin.logout",
         "admin.logout_everywhere",
+        "admin.language",
     }
     assert sum(1 for rule, _ in _urls(app, adm_table.game_id) if rule.endpoint == "admin.act") == 13
 
@@ -77,7 +78,7 @@ def test_every_post_without_a_csrf_token_is_refused(admin_client: FlaskClient, a
     before = (adm_table.version(), adm_table.moves_logged(), count(app, AdminAction), count(app, OutboxEmail))
     posts = [url for rule, url in _urls(app, adm_table.game_id) if "POST" in rule.methods]
     posts.append("/admin/login")
-    assert len(posts) == 17
+    assert len(posts) == 18
     for url in posts:
         for data in ({}, {"csrf_token": "forged"}, {"csrf_token": csrf_of(app.test_client())}):
             form = {"confirm": "yes", "seat": "1", "email": "x@example.com", "hours": "5", "decision": "0", **data}
