@@ -44,6 +44,7 @@ from engine.protocol import OptionField
 from .. import admin, db, games, i18n, timing
 from ..extensions import login_manager
 from ..models import AdminUser, utcnow
+from . import security
 from .errors import error_page
 
 _: Callable[..., str] = gettext
@@ -138,21 +139,12 @@ def _ago(value: datetime | None) -> str:
 
 
 def safe_next(value: str | None) -> str | None:
-    """``value`` if it is a path of this site's admin page, else None (no scheme, host, ``//``, backslash, dots)."""
-    if not value or len(value) > 2000:
+    """``value`` if it is a path of this site's admin page (``security.local_path``), else None."""
+    path = security.local_path(value)
+    if path is None:
         return None
-    if "\\" in value or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value):
-        return None
-    if not value.startswith("/") or value.startswith("//"):
-        return None
-    parts = urlsplit(value)
-    if parts.scheme or parts.netloc:
-        return None
-    if any(segment in (".", "..") for segment in parts.path.split("/")):
-        return None
-    if parts.path != "/admin" and not parts.path.startswith("/admin/"):
-        return None
-    return value
+    where = urlsplit(path).path
+    return path if where == "/admin" or where.startswith("/admin/") else None
 
 
 @dataclass(frozen=True)

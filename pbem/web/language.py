@@ -8,27 +8,16 @@ organiser's admin pages the language of their account (``admin.language``).
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, redirect, request
 from flask_babel import gettext as _
 
 from .. import i18n
+from . import security
 from .errors import error_page
 
 bp = Blueprint("language", __name__)
 COOKIE_MAX_AGE = 365 * 24 * 3600
-MAX_NEXT = 2000
-
-
-def local_path(value: str | None) -> str:
-    """``value`` if it is a path of this site ('/help?x=1'), else '/': no scheme, no host, no '//', no backslash."""
-    if not value or len(value) > MAX_NEXT or not value.startswith("/") or value.startswith("//"):
-        return "/"
-    if "\\" in value or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value):
-        return "/"
-    parts = urlsplit(value)
-    return "/" if parts.scheme or parts.netloc else value
 
 
 @bp.post("/language")
@@ -38,7 +27,7 @@ def choose() -> Any:
     if code not in i18n.SUPPORTED:
         choices = ", ".join(i18n.SUPPORTED)
         return error_page(400, _("Choose one of the languages offered: %(choices)s.", choices=choices))
-    response = redirect(local_path(request.form.get("next")), code=303)
+    response = redirect(security.local_path(request.form.get("next")) or "/", code=303)
     response.set_cookie(
         i18n.COOKIE,
         code,

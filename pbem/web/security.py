@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Flask, Response, current_app, request
 from flask_babel import gettext as _
 
@@ -14,6 +16,20 @@ CSP = (
 HSTS = "max-age=31536000; includeSubDomains"
 """Outside development: browsers use https for this site (and its subdomains) for a year."""
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+MAX_NEXT = 2000
+
+
+def local_path(value: str | None) -> str | None:
+    """``value`` if it is a path of this site ('/help?x=1'), else None: no scheme, host, ``//``, backslash, control
+    character or dot segment; where a form's ``next`` may lead."""
+    if not value or len(value) > MAX_NEXT or not value.startswith("/") or value.startswith("//"):
+        return None
+    if "\\" in value or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in value):
+        return None
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or any(segment in (".", "..") for segment in parts.path.split("/")):
+        return None
+    return value
 
 
 def cross_site() -> bool:
