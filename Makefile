@@ -27,6 +27,7 @@ $(CATALOGS:.po=.mo): %.mo: %.po | $(STAMP)
 run: $(STAMP) $(CATALOGS:.po=.mo)  ## migrate the SQLite database, start a demo game and serve it at http://127.0.0.1:5000
 	$(BIN)/pbem db-upgrade
 	$(BIN)/pbem demo
+	$(BIN)/pbem demo --game call-to-adventure
 	$(BIN)/pbem serve --host 127.0.0.1 --port 5000
 
 test: $(STAMP) $(CATALOGS:.po=.mo)  ## run the whole test suite (lint and type checks included)

@@ -72,7 +72,11 @@ class Milestone:
 class OptionField:
     """One option of a game, as a form shows it: ``kind`` is ``bool``, ``choice``, ``int``, ``text`` or ``player``
     (one of the players' names); ``choices`` (value, label) limit a ``choice`` or ``int`` to those values.
-    Labels and help are in the game's ``lang`` (see ``Game.speaking``); names and values are not."""
+    Labels and help are in the game's ``lang`` (see ``Game.speaking``); names and values are not.
+
+    ``files`` (a file name ending such as ``".toml"``): the option may also be a file of that kind that the
+    server's organiser put in the server's folder for this game; the game then gets ``{"source": <file name>,
+    "text": <its text>}`` as the value and checks it in ``parse_options`` (its message names what is wrong)."""
 
     name: str
     label: str
@@ -80,6 +84,7 @@ class OptionField:
     default: Any = None
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    files: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from sqlmodel import col, select
 
 import engine
 
-from . import db, flows, games, i18n, links, scheduler
+from . import config, db, flows, games, i18n, links, scheduler
 from .models import Game
 
 
@@ -79,7 +79,7 @@ def create_game(
             spec.name = f"Bot {bots}"
     try:
         rules = games.rules_of(game_key)
-        values = games.option_values(rules, dict(_parse_option(o) for o in options))
+        values = games.option_values(rules, dict(_parse_option(o) for o in options), config.game_files(current_app))
         with db.write_session() as session:
             game = flows.create_game(
                 session=session,
@@ -123,6 +123,8 @@ def list_games(status: str | None, kinds: bool) -> None:
             click.echo(f"  bots: {', '.join(rules.bots)}")
             for option in rules.option_fields:
                 values = f" ({', '.join(c for c, _label in option.choices if c)})" if option.choices else ""
+                if option.files:
+                    values += f" or file:NAME{option.files} from {config.game_files(current_app) / rules.key}"
                 click.echo(f"  --option {option.name}=<{option.kind}{values}>  {option.label}")
         return
     query = select(Game).order_by(col(Game.id).desc())
@@ -146,18 +148,36 @@ def print_links(game_id: int) -> None:
 
 
 @click.command("demo")
-@click.option("--name", default="Demo: you against two bots")
+@click.option("--name", default=None, help="the game's name (default: 'Demo: you against two bots', with the game)")
+@click.option(
+    "--game",
+    "game_key",
+    type=click.Choice(sorted(engine.GAMES)),
+    default=games.DEFAULT_GAME,
+    show_default=True,
+    help="which game",
+)
 @with_appcontext
-def demo(name: str) -> None:
+def demo(name: str | None, game_key: str) -> None:
     """Create a 3-player demo game (you against two bots) and print your link and where your emails are."""
+    rules = games.rules_of(game_key)
+    bot = games.default_bot(rules)
     specs = [
         games.SeatSpec(name="You", email="you@example.com"),
-        games.SeatSpec(name="Bot 1", kind="heuristic"),
-        games.SeatSpec(name="Bot 2", kind="heuristic"),
-    ]
-    with db.write_session() as session:
-        game = flows.create_game(session=session, name=name, seats=specs)
-        game_id = game.id or 0
+        games.SeatSpec(name="Bot 1", kind=bot),
+        games.SeatSpec(name="Bot 2", kind=bot),
+    ][: rules.max_players]
+    title = name or (
+        "Demo: you against two bots"
+        if game_key == games.DEFAULT_GAME
+        else f"Demo of {rules.title}: you against two bots"
+    )
+    try:
+        with db.write_session() as session:
+            game = flows.create_game(session=session, name=title, seats=specs, game=game_key)
+            game_id = game.id or 0
+    except games.ServiceError as exc:
+        raise click.ClickException(exc.message) from None
     seat = games.seats_of(session=db.get_session(), game_id=game_id)[0]
     click.echo("\n" + _("Demo game %(id)d created. Open your page:", id=game_id))
     click.echo(f"\n  {_personal_url(game_id, 0, seat.nonce)}\n")

@@ -58,6 +58,8 @@ def validate(app: Flask) -> None:
     for key in ("PERSONAL_LINK_DAYS", "MOVE_LINK_DAYS"):
         if not isinstance(cfg[key], int) or cfg[key] < 1:
             raise ConfigError(f"{key} must be a whole number of days")
+    if not isinstance(cfg.get("GAME_FILES", ""), str):
+        raise ConfigError("GAME_FILES must be a folder's path (empty: the instance folder's game-files)")
     _validate_database(cfg)
     _validate_admin(cfg)
     _validate_mail(cfg, production)
@@ -176,3 +178,10 @@ def _validate_scheduler(cfg: Any, production: bool) -> None:
         QuietHours.parse(cfg["QUIET_HOURS"])
     except PolicyError as exc:
         raise ConfigError(f"QUIET_HOURS: {exc}") from None
+
+
+def game_files(app: Flask) -> Path:
+    """The folder of the files an organiser may choose as a game option (a card set …): one folder per game
+    key inside it (``<GAME_FILES>/call-to-adventure/mine.toml``); GAME_FILES, else ``instance/game-files``."""
+    configured = app.config.get("GAME_FILES") or ""
+    return Path(configured) if configured else Path(app.instance_path) / "game-files"

@@ -7,12 +7,14 @@ snapshot are stored together or not at all.
 
 from __future__ import annotations
 
+import re
 import secrets
 import unicodedata
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -26,7 +28,7 @@ from sqlmodel import Session, col, select
 
 import engine
 from engine.errors import FormatError, IllegalMove, OptionsError
-from engine.protocol import Decision
+from engine.protocol import Decision, OptionField
 from engine.protocol import Game as Rules
 
 from . import i18n, links, timing, waits
@@ -192,12 +194,50 @@ TRUE = ("1", "true", "yes", "on", "y")
 FALSE = ("", "0", "false", "no", "off", "n")
 
 
-def option_values(rules: Rules, raw: Mapping[str, Any]) -> dict[str, Any]:
+FILE_PREFIX = "file:"
+"""How a form or a command line names a file of the game's folder as an option's value: ``file:mine.toml``."""
+MAX_GAME_FILE = 1_000_000
+"""The largest file an option may name, in bytes."""
+_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def game_files(folder: Path | None, rules: Rules, spec: OptionField) -> list[str]:
+    """The files an option of kind ``files`` may name: those of ``<folder>/<game key>/`` with its ending, by
+    name (none when the folder is missing)."""
+    if folder is None or not spec.files:
+        return []
+    place = folder / rules.key
+    try:
+        found = [p.name for p in place.iterdir() if p.is_file() and p.name.endswith(spec.files)]
+    except OSError:
+        return []
+    return sorted(n for n in found if _FILE_NAME.fullmatch(n))
+
+
+def read_game_file(folder: Path | None, rules: Rules, spec: OptionField, name: str) -> dict[str, str]:
+    """The option value ``{"source": name, "text": …}`` of a file of the game's folder; ValueError with a
+    message for a name that is not one of ``game_files`` or a file that cannot be read as UTF-8 text."""
+    if name not in game_files(folder, rules, spec) or folder is None:
+        raise ValueError(_("%(option)s: there is no file %(name)r for this game", option=spec.label, name=name))
+    path = folder / rules.key / name
+    try:
+        if path.stat().st_size > MAX_GAME_FILE:
+            raise ValueError(_("%(option)s: the file %(name)s is larger than 1 MB", option=spec.label, name=name))
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise ValueError(
+            _("%(option)s: the file %(name)s cannot be read as UTF-8 text", option=spec.label, name=name)
+        ) from None
+    return {"source": name, "text": text}
+
+
+def option_values(rules: Rules, raw: Mapping[str, Any], folder: Path | None = None) -> dict[str, Any]:
     """A form's or a command line's option texts as the game's options.
 
     Each of ``rules.option_fields`` by its kind (``bool``, ``int``, ``choice``, ``text``, ``player``); a field
-    with ``choices`` takes only those; an empty text leaves the game's default. A value of the wrong kind
-    raises BadOptions naming the option; names the game does not know are left for the game to refuse.
+    with ``choices`` takes only those; an empty text leaves the game's default. A field with ``files`` also
+    takes ``file:NAME``, a file of ``folder`` (``config.game_files``) for this game, read here. A value of the
+    wrong kind raises BadOptions naming the option; names the game does not know are left for the game to refuse.
     """
     fields = {f.name: f for f in rules.option_fields}
     out: dict[str, Any] = {}
@@ -208,6 +248,12 @@ def option_values(rules: Rules, raw: Mapping[str, Any]) -> dict[str, Any]:
             out[name] = value
             continue
         text = value.strip()
+        if spec.files and text.startswith(FILE_PREFIX):
+            try:
+                out[name] = read_game_file(folder, rules, spec, text.removeprefix(FILE_PREFIX))
+            except ValueError as exc:
+                errors[name] = str(exc)
+            continue
         if spec.kind == "bool":
             if text.lower() not in TRUE + FALSE:
                 errors[name] = f"{spec.label}: say yes or no, not {value!r}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Final, Self
 
 from ..errors import FormatError, OptionsError
@@ -21,6 +22,7 @@ from ..protocol import (
     with_notes,
 )
 from . import bots, record, rules, state, view
+from .cardset import CardSet, parse
 from .files import PACKAGED, packaged_set
 from .moves import Move
 from .state import FINISHED, SETUP, State
@@ -83,7 +85,15 @@ class CallToAdventure:
         OptionField("first_game", "First game: one of each character card, no choice", "bool", False),
         OptionField("allies_adversaries", "Allies & Adversaries", "bool", False),
         OptionField("coop", "Solo / co-operative play against the Adversary (V1)", "bool", False),
-        OptionField("card_set", "Card set", "choice", "starter", tuple((n, n.title()) for n in PACKAGED)),
+        OptionField(
+            "card_set",
+            "Card set",
+            "choice",
+            "starter",
+            tuple((n, n.title()) for n in PACKAGED),
+            "The starter set, or a card-set file (CARDSET.md) put in the server's folder for this game",
+            ".toml",
+        ),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
     lang = "en"
@@ -98,8 +108,14 @@ class CallToAdventure:
         if not isinstance(data, Mapping):
             raise OptionsError({"": "the options must be an object"})
         errors = state.check_options(data, list(players) if not isinstance(players, str) else [])
-        if "card_set" not in errors and data.get("card_set", "starter") not in PACKAGED:
-            errors["card_set"] = f"unknown card set {data.get('card_set')!r} (expected one of {', '.join(PACKAGED)})"
+        card_set = data.get("card_set", "starter")
+        if "card_set" not in errors and isinstance(card_set, Mapping):
+            try:
+                _card_set(card_set)
+            except FormatError as exc:
+                errors["card_set"] = str(exc)
+        elif "card_set" not in errors and card_set not in PACKAGED:
+            errors["card_set"] = f"unknown card set {card_set!r} (expected one of {', '.join(PACKAGED)})"
         if "coop" in data and not isinstance(data["coop"], bool):
             errors["coop"] = "coop must be true or false"
         if errors:
@@ -109,7 +125,8 @@ class CallToAdventure:
             self.new_game(players, data, 0)
         except FormatError as exc:
             raise OptionsError({"coop" if "quests" in str(exc) else "players": str(exc)}) from None
-        return state.normal_options(data)
+        # a card-set file stays whole in the options: the server starts the game again from them
+        return state.normal_options(data) | ({"card_set": dict(card_set)} if isinstance(card_set, Mapping) else {})
 
     def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
         """The first-game deal, the normal deal, Allies & Adversaries, and solo/co-op (the only one for one player)."""
@@ -118,8 +135,10 @@ class CallToAdventure:
         return [{"first_game": False}, {"first_game": True}, {"allies_adversaries": True}, {"coop": True}]
 
     def new_game(self, players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
-        """A new game with the named packaged card set (A3)."""
+        """A new game with the named packaged card set, or the card-set file given in the options (A3)."""
         name = options.get("card_set", "starter") if isinstance(options, Mapping) else "starter"
+        if isinstance(name, Mapping):
+            return state.new_game(players, options, seed, _card_set(name))
         if not isinstance(name, str):
             raise FormatError("card_set must name a card set")
         return state.new_game(players, options, seed, packaged_set(name))
@@ -300,6 +319,19 @@ class CallToAdventure:
                 copy.rows[a] = [pool.pop() if c is not None else None for c in copy.rows[a]]
             copy.decks[key] = pool + kept
         return copy
+
+
+def _card_set(given: Mapping[str, Any]) -> CardSet:
+    """The card set of a card-set file option ``{"source": name, "text": TOML}``, parsed (``CardSetError``)."""
+    source, text = given.get("source"), given.get("text")
+    if not isinstance(source, str) or not isinstance(text, str):
+        raise FormatError("a card-set file needs its name ('source') and its text ('text')")
+    return _parsed(text, source)
+
+
+@lru_cache(maxsize=8)
+def _parsed(text: str, source: str) -> CardSet:
+    return parse(text, source)
 
 
 GAME: Final = CallToAdventure()

@@ -154,9 +154,17 @@ def check_options(data: Mapping[str, Any], players: Sequence[str]) -> dict[str, 
     if first is not None and first not in players:
         errors["first_player"] = f"first_player {first!r} does not play in this game"
     card_set = data.get("card_set", "starter")
-    if not isinstance(card_set, str) or not card_set:
+    if isinstance(card_set, Mapping):
+        if not isinstance(card_set.get("source"), str) or not isinstance(card_set.get("text"), str):
+            errors["card_set"] = "a card-set file needs its name ('source') and its text ('text')"
+    elif not isinstance(card_set, str) or not card_set:
         errors["card_set"] = "card_set must name a card set"
     return errors
+
+
+def set_name(card_set: Any) -> str:
+    """The name of a ``card_set`` option: a packaged set's name, or a card-set file's name."""
+    return str(card_set.get("source", "")) if isinstance(card_set, Mapping) else str(card_set)
 
 
 def normal_options(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -165,7 +173,7 @@ def normal_options(data: Mapping[str, Any]) -> dict[str, Any]:
         "first_game": bool(data.get("first_game", False)),
         "allies_adversaries": bool(data.get("allies_adversaries", False)),
         "coop": bool(data.get("coop", False)),
-        "card_set": data.get("card_set", "starter"),
+        "card_set": set_name(data.get("card_set", "starter")),
         "first_player": data.get("first_player"),
     }
 

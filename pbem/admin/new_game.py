@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask import current_app, has_app_context
 from flask_babel import gettext
 from flask_babel import ngettext as _ngettext
 from sqlmodel import Session
@@ -14,7 +15,7 @@ import engine
 from engine.errors import OptionsError
 from engine.protocol import Game as Rules
 
-from .. import audit, flows, games, timing
+from .. import audit, config, flows, games, timing
 from ..models import Game
 from .common import Actor, InputErrors, check_language, check_timezone, checked, require_email
 
@@ -149,7 +150,8 @@ def _options(
         elif row in names:
             raw[name] = names[row]
     try:
-        values = games.option_values(rules, raw)
+        folder = config.game_files(current_app) if has_app_context() else None
+        values = games.option_values(rules, raw, folder)
     except games.BadOptions as exc:
         errors.update({k: v for k, v in exc.errors.items() if k not in errors})
         return None

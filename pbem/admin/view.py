@@ -163,6 +163,8 @@ def _options(rules: Rules, options: dict[str, Any]) -> list[OptionShown]:
         value = options[spec.name]
         if spec.kind == "bool":
             words = _("yes") if value else _("no")
+        elif spec.files and isinstance(value, dict) and "source" in value:
+            words = _("the file %(name)s", name=value["source"])
         elif spec.choices:
             words = next((label for key, label in spec.choices if key == str(value)), str(value))
         elif isinstance(value, dict):

@@ -190,6 +190,8 @@ def option_lines(game: Game) -> list[dict[str, str]]:
             continue  # unset, and no label says what that means
         if option.kind == "bool":
             shown = "yes" if value else "no"
+        elif option.files and isinstance(value, dict) and "source" in value:
+            shown = str(value["source"])
         else:
             wanted = "" if value is None else str(value)
             shown = next((label for choice, label in option.choices if choice == wanted), wanted or "none")

@@ -41,7 +41,7 @@ import engine
 from engine.protocol import Game as Rules
 from engine.protocol import OptionField
 
-from .. import admin, db, games, i18n, timing
+from .. import admin, config, db, games, i18n, timing
 from ..extensions import login_manager
 from ..models import AdminUser, utcnow
 from . import security
@@ -572,8 +572,21 @@ def _game_key() -> str:
     return key
 
 
+def _offer_files(form: NewGameBase, key: str) -> NewGameBase:
+    """Add to each option that takes files the files of the server's folder for this game, read now."""
+    rules = games.rules_of(key)
+    folder = config.game_files(current_app)
+    for spec in rules.option_fields:
+        found = games.game_files(folder, rules, spec)
+        if found:
+            field = form.options.form[spec.name]
+            offered = [(games.FILE_PREFIX + name, gettext("%(name)s (file)", name=name)) for name in found]
+            field.choices = [*field.choices, *_choices(offered)]
+    return form
+
+
 def _new_form(key: str) -> NewGameBase:
-    form = new_game_form(key)()
+    form = _offer_files(new_game_form(key)(), key)
     if request.method != "POST":
         for i, entry in enumerate(form.seats):
             entry.form.kind.data = "human" if i < engine.GAMES[key].min_players else "none"
@@ -611,7 +624,7 @@ def new_game() -> Any:
         draft = _draft(NEW_GAME)
         if draft is None:
             return _new_game_page(key, _new_form(key), [])
-        form = new_game_form(key)(formdata=MultiDict(draft["values"]))
+        form = _offer_files(new_game_form(key)(formdata=MultiDict(draft["values"])), key)
         return _new_game_page(key, form, _restore(form, draft))
     form = _new_form(key)
     general: list[str] = []

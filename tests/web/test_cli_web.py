@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from click.testing import Result
@@ -159,3 +160,19 @@ def test_pbem_command_bad_input(pbem_env: dict[str, str], args: list[str]) -> No
     assert not TRACE.search(done.stderr + done.stdout), done.stderr
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error: "), done.stderr
+
+
+@pytest.mark.parametrize("key", ["call-to-glory", "call-to-adventure"])
+def test_the_demo_of_each_game_gives_a_playable_page(app: Flask, client: FlaskClient, key: str) -> None:
+    result = _cli(app, "demo", "--game", key)
+    assert result.exit_code == 0, result.output
+    (url, *_mailbox) = URL.findall(result.output)
+    page = client.get(urlsplit(url).path)
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert ("Call to Adventure" if key == "call-to-adventure" else "Call to Glory") in text
+    assert "you are <strong><bdi>You</bdi></strong>" in text
+
+
+def test_the_demo_refuses_an_unknown_game(app: Flask) -> None:
+    _assert_refused(_cli(app, "demo", "--game", "chess"), "chess")
