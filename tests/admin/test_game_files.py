@@ -19,6 +19,7 @@ from .conftest import count
 from .test_any_game import POLICY, REFUSED, create, field_error, seats, stored
 
 KEY = "call-to-adventure"
+TWO_BOTS = ("--game", KEY, "--player", "bot:random", "--player", "bot:random")
 BOTS = POLICY | seats([("heuristic", "", ""), ("random", "", "")], 4)
 
 
@@ -75,8 +76,7 @@ def test_no_other_file_can_be_named(app: Flask, folder: Path, admin_client: Flas
     assert status == REFUSED and count(app, Game) == 0
     assert field_error(page, "options-card_set"), page[:2000]
     result = app.test_cli_runner().invoke(
-        args=["create-game", "--name", "x", "--game", KEY, "--player", "bot:random", "--player", "bot:random"]
-        + ["--option", f"card_set={value}"]
+        args=["create-game", "--name", "x", *TWO_BOTS, "--option", f"card_set={value}"]
     )
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "Card set: there is no file" in result.output, result.output
@@ -88,14 +88,10 @@ def test_the_command_line_takes_a_card_set_file(app: Flask, folder: Path) -> Non
     kinds = runner.invoke(args=["list-games", "--kinds"])
     assert f"or file:NAME.toml from {folder / KEY}" in kinds.output, kinds.output
     result = runner.invoke(
-        args=["create-game", "--name", "Club night", "--game", KEY, "--player", "bot:random", "--player", "bot:random"]
-        + ["--option", "card_set=file:club.toml"]
+        args=["create-game", "--name", "Club night", *TWO_BOTS, "--option", "card_set=file:club.toml"]
     )
     assert result.exit_code == 0, result.output
-    broken = runner.invoke(
-        args=["create-game", "--name", "x", "--game", KEY, "--player", "bot:random", "--player", "bot:random"]
-        + ["--option", "card_set=file:broken.toml"]
-    )
+    broken = runner.invoke(args=["create-game", "--name", "x", *TWO_BOTS, "--option", "card_set=file:broken.toml"])
     assert broken.exit_code != 0 and "broken.toml: card " in broken.output and "Traceback" not in broken.output
     with app.app_context():
         (game,) = db.get_session().exec(select(Game)).all()
