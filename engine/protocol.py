@@ -121,12 +121,15 @@ def with_notes(
 @dataclass(frozen=True, slots=True)
 class Choice:
     """A move offered to a player: the move (a record entry without its player), the button's label, what it
-    will do (``note``) and a style hint for the page (``style``, such as the card's kind)."""
+    will do (``note``) and a style hint for the page (``style``, such as the card's kind); ``confirm``: the page
+    shows it as a link to its confirm page (one button per ``Game.refine`` variant) instead of a button that posts
+    at once."""
 
     move: Mapping[str, Any]
     label: str
     note: str = ""
     style: str = ""
+    confirm: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,6 +286,12 @@ class Game(Protocol):
     def choices(self, state: Any, player: str) -> list[ChoiceGroup]:
         """The player's legal moves grouped for buttons, each exactly once, with labels, what each does, and what
         is closed to them and why (empty when they have no open decision)."""
+        ...
+
+    def refine(self, state: Any, player: str, move: Mapping[str, Any]) -> list[Choice]:
+        """The variants of a pending move (a record entry without its player) that its confirm page offers as its
+        buttons (for a challenge: the same card and path with 0 to the most dark runes, each note giving the runes
+        to be cast and the odds). An empty list: the confirm page shows the one move."""
         ...
 
     def progress(self, state: Any, viewer: str | None) -> list[str]:

@@ -22,11 +22,28 @@ FIELDS: Final = {
     "order": ("order",),
     "tuck": ("card",),
     "use": ("card", "target", "row", "runes", "act"),
-    "resolve": (),
+    "resolve": ("end",),
     "end": (),
+    "challenge": ("card", "path", "dark"),
 }
-_OPTIONAL: Final = {"target", "row", "runes", "act"}
-_ALL: Final = ("card", "path", "target", "row", "deck", "origin", "motivation", "destiny", "runes", "act", "order")
+_OPTIONAL: Final = {"target", "row", "runes", "act", "end"}
+_ALL: Final = (
+    "card",
+    "path",
+    "target",
+    "row",
+    "deck",
+    "origin",
+    "motivation",
+    "destiny",
+    "runes",
+    "act",
+    "order",
+    "dark",
+    "end",
+)
+DARK: Final = ("0", "1", "2", "3")
+"""How many dark runes a ``challenge`` move buys (A5.3: at most 3)."""
 
 
 class Move(NamedTuple):
@@ -45,6 +62,8 @@ class Move(NamedTuple):
     runes: str | None = None
     act: str | None = None
     order: str | None = None
+    dark: str | None = None
+    end: str | None = None
 
     def check(self) -> Move:
         """This move if it is well formed (names and types), else FormatError. Moves the rules build are."""
@@ -69,6 +88,10 @@ class Move(NamedTuple):
             raise FormatError(f"'deck' must be hero or antihero, not {self.deck!r}")
         if self.act is not None and self.act not in ("1", "2", "3"):
             raise FormatError(f"'act' must be 1, 2 or 3, not {self.act!r}")
+        if self.dark is not None and self.dark not in DARK:
+            raise FormatError(f"'dark' must be 0, 1, 2 or 3, not {self.dark!r}")
+        if self.end is not None and self.end != "yes":
+            raise FormatError(f"'end' must be yes, not {self.end!r}")
         if self.runes is not None and not all(r.isdigit() and len(r) < 3 for r in self.runes.split(",")):
             raise FormatError(f"'runes' must be rune numbers separated by commas, like '0,3', not {self.runes!r}")
         return self
@@ -81,7 +104,10 @@ class Move(NamedTuple):
         extra = set(data) - {"player", "do", *_ALL}
         if extra:
             raise FormatError(f"unknown field {sorted(extra)[0]!r} in a move")
-        move = cls(data.get("player"), data.get("do"), **{k: data.get(k) for k in _ALL})  # type: ignore[arg-type]
+        fields = {k: data.get(k) for k in _ALL}
+        if data.get("do") == "challenge" and fields["dark"] is None:
+            fields["dark"] = "0"  # no dark rune unless said
+        move = cls(data.get("player"), data.get("do"), **fields)  # type: ignore[arg-type]
         return move.check()
 
     def to_json(self) -> dict[str, Any]:

@@ -300,7 +300,8 @@ def _main_moves(state: State, p: Player, player: str) -> list[Move]:
     """The main actions open to ``p`` (A4): traits, challenges, else a discard, else a pass."""
     adv = state.adversary
     if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
-        return [Move(player, "attempt", card=adv["card"], path="top")]  # A13.3: the last turn faces it
+        faced = [Move(player, "attempt", card=adv["card"], path="top")]  # A13.3: the last turn faces it
+        return faced + _challenges(state, p, faced)
     out: list[Move] = []
     seen: Counter[str] | None = None
     table = state.cards.cards
@@ -325,10 +326,27 @@ def _main_moves(state: State, p: Player, player: str) -> list[Move]:
         out = [Move(player, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
         if not out:
             out = [Move(player, "pass")]
-    return out
+    return out + _challenges(state, p, out)
 
 
-_MAIN: Final = frozenset({"trait", "attempt", "discard", "pass"})
+def max_dark(state: State, p: Player) -> int:
+    """How many dark runes ``p`` could buy before a cast now (A5.3: at most 3, 1 experience each, none at C4)."""
+    bought = state.attempt.dark if state.attempt is not None else 0
+    return max(0, min(3 - bought, p.xp)) if state.cards.track[p.level].dark else 0
+
+
+def _challenges(state: State, p: Player, main: Sequence[Move]) -> list[Move]:
+    """The ``challenge`` moves (attempt, dark runes and cast at once) of the ``attempt`` moves in ``main``."""
+    most = max_dark(state, p)
+    return [
+        Move(m.player, "challenge", card=m.card, path=m.path, dark=str(k))
+        for m in main
+        if m.do == "attempt"
+        for k in range(most + 1)
+    ]
+
+
+_MAIN: Final = frozenset({"trait", "attempt", "discard", "pass", "challenge"})
 
 
 def legal_moves(state: State, player: str, only: str | None = None) -> list[Move]:
@@ -365,7 +383,7 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
         top = state.decks[f"act{act + 1}"][-k:][::-1]
         return [Move(player, "order", order=",".join(o)) for o in permutations(top)]
     elif phase == "facing":
-        out.append(Move(player, "resolve"))
+        out += [Move(player, "resolve"), Move(player, "resolve", end="yes")]
     else:
         out.append(Move(player, "end"))
     if phase in ("main", "after") and not state.journeyed and p.xp >= 1 and only in (None, "journey"):
@@ -374,6 +392,7 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
 
 
 _BARE: Final = {"end": "after", "cast": "prepare", "resolve": "facing"}
+_ENDING: Final = Move("", "resolve", end="yes")
 
 
 def _legal(state: State, move: Move) -> bool:
@@ -382,7 +401,8 @@ def _legal(state: State, move: Move) -> bool:
     if state.status != PLAYING or state.players[state.current] != move.player or state.phase == "peek" or state.tucks:
         return move in legal_moves(state, move.player, do)
     if do in _BARE:
-        return state.phase == _BARE[do] and move == Move(move.player, do)
+        ending = do == "resolve" and move == _ENDING._replace(player=move.player)
+        return state.phase == _BARE[do] and (ending or move == Move(move.player, do))
     if do == "dark":
         p, att = state.ps[state.current], state.attempt
         return (
@@ -441,7 +461,14 @@ def _why(state: State, move: Move) -> tuple[str, str]:
         if not state.cards.track[p.level].dark:
             return "A7", "no dark runes at this level of the corruption track"
         return "A5.3", "a dark rune costs 1 experience"
-    if move.do in ("trait", "attempt", "discard", "pass"):
+    if move.do == "challenge" and state.phase == "main":
+        step = Move(move.player, "attempt", card=move.card, path=move.path)
+        if step not in legal_moves(state, move.player, "attempt"):
+            return _why(state, step)
+        if not state.cards.track[p.level].dark:
+            return "A7", "no dark runes at this level of the corruption track"
+        return "A5.3", f"you may buy at most {max_dark(state, p)} dark runes now (1 experience each, at most 3)"
+    if move.do in ("trait", "attempt", "discard", "pass", "challenge"):
         if state.phase != "main":
             return "A4", "you made your main action already"
         if move.card is not None:
@@ -802,7 +829,24 @@ class _Do:
 
     @staticmethod
     def resolve(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+        turn = state.turn
         _resolve(state, p, events)
+        if move.end is not None and state.turn == turn and _legal(state, Move(p.name, "end")):
+            apply(state, Move(p.name, "end"), events)  # the turn had not ended by itself
+
+    @staticmethod
+    def challenge(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+        """Attempt, buy the dark runes and cast as the separate moves would, on a copy kept only if all succeed."""
+        trial = state.clone()
+        trial.ps[state.current].decided -= 1  # each step counts as the decision it is
+        steps: list[Event] = []
+        apply(trial, Move(p.name, "attempt", card=move.card, path=move.path), steps)
+        for _ in range(int(move.dark or 0)):
+            apply(trial, Move(p.name, "dark"), steps)
+        apply(trial, Move(p.name, "cast"), steps)
+        state.__dict__.update(trial.__dict__)
+        if events is not None:
+            events += steps
 
     @staticmethod
     def end(state: State, p: Player, move: Move, events: list[Event] | None) -> None:

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
-from ..protocol import Bot, ChoiceGroup, Decision, Event, LogEntry, Milestone, Note, OptionField, Result
+from ..protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, Note, OptionField, Result
 from . import bots, codec, present, record, rules, view, words
 from .cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES, VALUES
 from .moves import Move
@@ -294,6 +294,10 @@ class CallToGlory:
     def choices(self, state: State, player: str) -> list[ChoiceGroup]:
         """The player's moves grouped for buttons, with what each does and why others are closed."""
         return present.choices(state, player, self.words)
+
+    def refine(self, state: State, player: str, move: Mapping[str, Any]) -> list[Choice]:
+        """No move of Call to Glory has variants to confirm."""
+        return []
 
     def progress(self, state: State, viewer: str | None) -> list[str]:
         """Points on each table now and how near the round's end is."""

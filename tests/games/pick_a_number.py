@@ -331,6 +331,10 @@ class PickANumber:
         offered = tuple(Choice({"do": "pick", "number": m.number}, f"Pick {m.number}") for m in moves)
         return [ChoiceGroup("pick", f"Pick a number from 1 to {state.highest}", offered)]
 
+    def refine(self, state: State, player: str, move: Mapping[str, Any]) -> list[Choice]:
+        """No variants to confirm."""
+        return []
+
     def progress(self, state: State, viewer: str | None) -> list[str]:
         """The round, and who has picked."""
         if state.finished:
