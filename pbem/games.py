@@ -771,16 +771,3 @@ def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], 
     if link.nonce_tag != links.nonce_tag(seat.nonce):
         raise LinkRevoked(_("This link was replaced by a newer one. Use the link in your latest email."))
     return game, seats, seat
-
-
-def move_links(*, game: Game, seat: Seat, state: Any) -> list[tuple[dict[str, Any], str]]:
-    """A signed link for each legal move of ``seat``'s open decision (for emails and the CLI)."""
-    rules = rules_of(game)
-    decision = decision_of(rules, state, seat.name)
-    if decision is None:
-        return []
-    out = []
-    for move in rules.legal_moves(state, seat.name):
-        body = move_body(move)
-        out.append((body, links.move_token(game.id or 0, seat.position, seat.nonce, decision.id, body)))
-    return out

@@ -12,12 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import has_request_context
+from flask import has_request_context, url_for
 from flask_babel import gettext as _
 from sqlmodel import Session, col, select
 
 from engine.errors import FormatError
-from engine.protocol import ChoiceGroup, Result
+from engine.protocol import Choice, ChoiceGroup, Result
 from engine.protocol import Game as Rules
 
 from . import games, i18n, links, talk, timing, waits
@@ -64,6 +64,15 @@ class SeatPage:
     headline: str = ""
     said: list[talk.Said] = field(default_factory=list)
     timing: timing.TimeInfo | None = None
+    refinements: list[Choice] = field(default_factory=list)
+    """The variants the confirm page of a pending move offers as its buttons (the game's ``refine``)."""
+
+    def confirm_url(self, move: Mapping[str, Any]) -> str:
+        """The confirm page of ``move`` at the seat's open decision (a move link): for a choice the game wants
+        confirmed (``Choice.confirm``) rather than made at once."""
+        decision = self.choices.decision if self.choices is not None else ""
+        token = links.move_token(self.game.id or 0, self.seat.position, self.seat.nonce, decision, dict(move))
+        return url_for("play.page", token=token)
 
     @property
     def key(self) -> str:
@@ -136,6 +145,8 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         page.pending_open = open_now and _legal(rules, state, seat.name, link.move)
         page.pending_label = choice_label(page.choices, link.move) if page.pending_open else ""
         page.pending_label = page.pending_label or rules.describe_move(link.move)
+        if page.pending_open:
+            page.refinements = rules.refine(state, seat.name, link.move)
         if not open_now:
             page.pending_made = already_played(session=session, link=link, decision=link.decision)
     return page

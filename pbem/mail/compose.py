@@ -225,20 +225,29 @@ def _move_key(move: Any) -> str:
 
 
 def move_links(game: Game, seat: Seat, state: Any) -> list[dict[str, str]]:
-    """One signed link per move of the seat's open decision, labelled as the page's buttons say it, with what
-    it does (the game's ``describe_move`` for a move its choices do not list)."""
+    """One signed link per move of the seat's open decision that the page offers as a choice, labelled as the
+    page's buttons say it, with what it does (the game's ``describe_move`` for a move its choices do not list).
+    A move that is a variant of a choice (``Game.refine``: a challenge with dark runes) is chosen on the confirm
+    page of that choice, not listed here."""
     rules = games.rules_of(game)
     labels = {}
     for group in rules.choices(state, seat.name):
         for choice in group.choices:
             labels[_move_key(choice.move)] = f"{choice.label} ({choice.note})" if choice.note else choice.label
-    return [
-        {
-            "label": labels.get(_move_key(move)) or rules.describe_move(move),
-            "url": links.external_url("play.page", token=token),
-        }
-        for move, token in games.move_links(game=game, seat=seat, state=state)
-    ]
+    decision = games.decision_of(rules, state, seat.name)
+    if decision is None:
+        return []
+    out = []
+    for move in rules.legal_moves(state, seat.name):
+        body = games.move_body(move)
+        key = _move_key(body)
+        if labels and key not in labels:
+            continue
+        token = links.move_token(game.id or 0, seat.position, seat.nonce, decision.id, body)
+        out.append(
+            {"label": labels.get(key) or rules.describe_move(body), "url": links.external_url("play.page", token=token)}
+        )
+    return out
 
 
 def turn_subject(game: Game, state: Any, seat: Seat, reminder: int | None = None) -> str:
