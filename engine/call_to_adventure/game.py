@@ -130,7 +130,7 @@ def _closed(st: State, p: Player, legal: Sequence[Move], w: Words) -> dict[str, 
     if st.status != "playing" or st.ps[st.current] is not p or st.tucks:
         return out
     table = st.cards.cards
-    offered = {m.card for m in legal}
+    offered = {m.card for m in legal if m.do in ("trait", "attempt", "challenge")}
     if st.phase == "main":
         faced = [(a, c) for a in range(3) if st.up[a] for c in st.rows[a] if c is not None]
         adv = st.adversary
@@ -146,8 +146,9 @@ def _closed(st: State, p: Player, legal: Sequence[Move], w: Words) -> dict[str, 
                 out.setdefault(key, []).append(Closed(w.name(st.cards, c), view.reason_text(w, *why), _RULES[why[0]]))
     if st.phase in ("main", "prepare", "facing", "after"):
         timings = rules.timings_now(st)
+        played = {m.card for m in legal if m.do == "play"}
         for c in p.hand:
-            if c in offered:
+            if c in played:
                 continue
             card = table[c]
             if not rules.may_play(st, p, card):
@@ -187,9 +188,10 @@ def _choices(st: State, player: str, w: Words) -> list[ChoiceGroup]:
         elif move.do == "attempt":
             key = "declare"
         style = table[move.card].type if move.card in table else move.do
-        choice = Choice(
-            body, w.describe_move(body, st.cards), _note(st, p, move, w), style, confirm=move.do == "challenge"
-        )
+        label = w.describe_move(body, st.cards)
+        if move.do == "attempt":
+            label = w.text("m_declare", card=w.name(st.cards, move.card), path=w.word("path", move.path))
+        choice = Choice(body, label, _note(st, p, move, w), style, confirm=move.do == "challenge")
         groups.setdefault(key, []).append(choice)
     closed = _closed(st, p, legal, w)
     return [

@@ -909,8 +909,8 @@ class _Do:
     @staticmethod
     def challenge(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         """Attempt, buy the dark runes and cast as the separate moves would, on a copy kept only if all succeed."""
+        p.decided -= 1  # each step counts as the decision it is (and a failed step leaves the count as it was)
         trial = state.clone()
-        trial.ps[state.current].decided -= 1  # each step counts as the decision it is
         steps: list[Event] = []
         apply(trial, Move(p.name, "attempt", card=move.card, path=move.path), steps)
         for _ in range(int(move.dark or 0)):

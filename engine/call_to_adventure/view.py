@@ -15,7 +15,6 @@ from .rules import (
     cursed,
     difficulty,
     faces,
-    max_dark,
     runes,
     score,
     total,
@@ -181,7 +180,7 @@ def odds(state: State, seat: int, words: Words = EN) -> dict[str, dict[str, Any]
     with 0 up to the most dark runes they could buy now, and whether it is open to them and why not."""
     p = state.ps[seat]
     table = state.cards.cards
-    most = max_dark(state, p) if state.attempt is None else 0
+    most = min(3, p.xp) if state.cards.track[p.level].dark else 0  # for an attempt of their own, not one under way
     out: dict[str, dict[str, Any]] = {}
     for act, c in _faced(state):
         card = table[c]
