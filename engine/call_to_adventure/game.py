@@ -250,14 +250,14 @@ class CallToAdventure:
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """The options of a record or a form (A2), checked for these players, defaults resolved."""
         if not isinstance(data, Mapping):
-            raise OptionsError({"": "the options must be an object"})
+            raise OptionsError({"": self.words.text("err_options")})
         errors = state.check_options(data, list(players) if not isinstance(players, str) else [])
         if "card_set" not in errors and data.get("card_set", "starter") not in PACKAGED:
             errors["card_set"] = self.words.text(
                 "err_card_set", name=repr(data.get("card_set")), names=", ".join(PACKAGED)
             )
         if "coop" in data and not isinstance(data["coop"], bool):
-            errors["coop"] = "coop must be true or false"
+            errors["coop"] = self.words.text("err_bool", name="coop")
         if errors:
             raise OptionsError(errors)
         try:

@@ -259,6 +259,8 @@ class Words:
         "opt_coop": "Solo / co-operative play against the Adversary (V1)",
         "opt_card_set": "Card set",
         "err_card_set": "unknown card set {name} (expected one of {names})",
+        "err_options": "the options must be an object",
+        "err_bool": "{name} must be true or false",
         "progress": "The game ends after a player's ninth story card: {parts}.",
         "progress_part": "{who} {count} of 9 story cards, {xp} experience",
         "progress_sep": "; ",
