@@ -29,7 +29,6 @@ from .words import EN, ROMAN, Words
 
 LANGUAGES: Final[Mapping[str, Words]] = {"en": EN}
 """The languages Call to Adventure speaks, by code (Dutch and French come as ``Words`` subclasses)."""
-_PHASES: Final = ("main", "prepare", "draw", "facing", "after", "peek")
 
 
 class _Bot:

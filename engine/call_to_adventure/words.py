@@ -33,6 +33,8 @@ class Words:
         "path_only": "only",
         "deck_hero": "Hero",
         "deck_antihero": "Antihero",
+        "a_deck_hero": "a Hero",
+        "a_deck_antihero": "an Antihero",
         "icon_strength": "Strength",
         "icon_dexterity": "Dexterity",
         "icon_constitution": "Constitution",
@@ -66,6 +68,7 @@ class Words:
         "set_starter": "Starter",
         # events
         "ev_choose": "{who} chose their characters.",
+        "ev_choose/you": "You chose your characters.",
         "ev_turn": "Turn {turn}: {who} to play.",
         "ev_act": "Act {act} begins: its row is turned face up.",
         "ev_gain": "{who} gained {card}.",
@@ -74,9 +77,9 @@ class Words:
         "ev_cast": "{who} cast {count} runes: total {total}.",
         "ev_overcome": "{who} overcame {card} with {total} against {difficulty}.",
         "ev_fail": "{who} failed {card} with {total} against {difficulty} and gained 1 experience.",
-        "ev_draw": "{who} drew a {deck} card.",
-        "ev_draw_known": "{who} drew a {deck} card ({card}).",
-        "ev_draw_none": "{who} could not draw a {deck} card: none is left.",
+        "ev_draw": "{who} drew {a_deck} card.",
+        "ev_draw_known": "{who} drew {a_deck} card ({card}).",
+        "ev_draw_none": "{who} could not draw {a_deck} card: none is left.",
         "ev_play": "{who} played {card}.",
         "ev_play_target": "{who} played {card} on {target}.",
         "ev_play_row": "{who} played {card} on the row card {row}.",
@@ -122,7 +125,7 @@ class Words:
         "m_journey": "Journey: spend 1 experience to discard {card}",
         "m_dark": "Buy a dark rune for 1 experience",
         "m_cast": "Cast the runes",
-        "m_draw": "Draw a {deck} card",
+        "m_draw": "Draw {a_deck} card",
         "m_play": "Play {card}",
         "m_play_target": "Play {card} on {target}",
         "m_play_row": "Play {card} on the row card {row}",
@@ -221,7 +224,7 @@ class Words:
         "eff_lose_experience": "An opponent loses {n} experience.",
         "eff_steal": "Take {n} experience from an opponent.",
         "eff_draw": "Draw {n} {deck} cards.",
-        "eff_draw/one": "Draw a {deck} card.",
+        "eff_draw/one": "Draw {a_deck} card.",
         "eff_virtue": "Move {n} levels up the track.",
         "eff_virtue/one": "Move one level up the track.",
         "eff_corruption": "Move {n} levels down the track.",
@@ -313,7 +316,8 @@ class Words:
         you = viewer is not None and ev.get("player") == viewer
         who = self.who(ev.get("player"), viewer)
         card = self.name(cards, ev.get("card"))
-        base = {"who": who, "card": card, "act": ev.get("act"), "you": you}
+        act = ev.get("act")
+        base = {"who": who, "card": card, "act": ROMAN[act - 1] if act in (1, 2, 3) else act, "you": you}
         if kind == "gain":
             if ev.get("path"):
                 return self.text("ev_gain_path", path=self.word("path", ev["path"]), **base)
@@ -327,10 +331,10 @@ class Words:
         if kind in ("overcome", "fail"):
             return self.text(f"ev_{kind}", total=ev.get("total"), difficulty=ev.get("difficulty"), **base)
         if kind == "draw":
-            deck = self.word("deck", ev.get("deck"))
+            deck = {"deck": self.word("deck", ev.get("deck")), "a_deck": self.word("a_deck", ev.get("deck"))}
             if "card" in ev and ev["card"] is None:
-                return self.text("ev_draw_none", deck=deck, **base)
-            return self.text("ev_draw_known" if ev.get("card") else "ev_draw", deck=deck, **base)
+                return self.text("ev_draw_none", **deck, **base)
+            return self.text("ev_draw_known" if ev.get("card") else "ev_draw", **deck, **base)
         if kind == "play":
             if ev.get("target"):
                 return self.text("ev_play_target", target=self.whom(ev["target"], viewer), **base)
@@ -390,13 +394,20 @@ class Words:
         if do in ("play", "use"):
             for extra in ("target", "row", "runes", "act"):
                 if move.get(extra):
-                    value = self.name(cards, move[extra]) if extra == "row" else move[extra]
+                    value = move[extra]
+                    if extra == "row":
+                        value = self.name(cards, value)
+                    elif extra == "act" and value in ("1", "2", "3"):
+                        value = ROMAN[int(value) - 1]
+                    elif extra == "runes":  # rune numbers from 1, as a player counts them
+                        value = self.join([str(int(r) + 1) if r.isdigit() else r for r in str(value).split(",")])
                     return self.text(f"m_{do}_{extra}", card=card, **{extra: value})
             return self.text(f"m_{do}", card=card)
         if do == "resolve":
             return self.text("m_resolve_end" if move.get("end") else "m_resolve")
         if do == "draw":
-            return self.text("m_draw", deck=self.word("deck", move.get("deck")))
+            deck = move.get("deck")
+            return self.text("m_draw", deck=self.word("deck", deck), a_deck=self.word("a_deck", deck))
         if do == "order":
             order = str(move.get("order") or "").split(",")
             return self.text("m_order", cards=self.join([self.name(cards, c) for c in order]))
@@ -425,7 +436,8 @@ class Words:
         if kind == "curse":
             return self.text("eff_curse", n=-n)
         if kind == "draw":
-            return self.text("eff_draw", count=n, deck=self.word("deck", effect.get("deck")))
+            deck = effect.get("deck")
+            return self.text("eff_draw", count=n, deck=self.word("deck", deck), a_deck=self.word("a_deck", deck))
         if kind in ("adversary_experience",):
             return self.text("adv_adversary_experience", n=n)
         return self.text(f"eff_{kind}", count=n)
