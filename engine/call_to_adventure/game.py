@@ -120,6 +120,10 @@ def _note(st: State, p: Player, move: Move, w: Words) -> str:
         return w.text("note_resolve_win" if got >= need else "note_resolve_fail", total=got, difficulty=need)
     if move.do == "dark":
         return w.text("note_dark", xp=p.xp)
+    if move.do in ("play", "use") and move.card is not None:
+        card = st.cards.cards[move.card]
+        effect = card.effect if move.do == "play" else (card.power or {}).get("effect")
+        return w.effect(effect) if effect else ""
     return ""
 
 
