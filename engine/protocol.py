@@ -284,7 +284,8 @@ class Game(Protocol):
         ...
 
     def choices(self, state: Any, player: str) -> list[ChoiceGroup]:
-        """The player's legal moves grouped for buttons, each exactly once, with labels, what each does, and what
+        """The player's legal moves grouped for buttons, each exactly once (as a choice, or as a variant that the
+        confirm page of a choice with ``confirm`` offers: see ``refine``), with labels, what each does, and what
         is closed to them and why (empty when they have no open decision)."""
         ...
 

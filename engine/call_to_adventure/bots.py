@@ -41,7 +41,9 @@ class HeuristicBot:
         """A legal move of ``player``."""
         legal = legal_moves(state, player)
         p = state.ps[state.index(player)]
-        by = {m.do: m for m in legal}
+        by: dict[str, Move] = {}
+        for m in legal:  # the first of each kind: a resolve that keeps the turn open, a plain attempt
+            by.setdefault(m.do, m)
         if "choose" in by:
             return max(legal, key=lambda m: self._setup(state, m))
         if "tuck" in by or "order" in by:  # an ally to place, cards to put back: the first way will do

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final, Self
+from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
 from ..protocol import (
     Bot,
     Choice,
     ChoiceGroup,
+    Closed,
     Decision,
     Event,
     LogEntry,
@@ -24,17 +25,12 @@ from ..protocol import (
 from . import bots, record, rules, state, view
 from .cardset import CardSet, parse
 from .files import PACKAGED, packaged_set
-from .moves import Move
-from .state import FINISHED, SETUP, State
+from .moves import PATHS, Move
+from .state import FINISHED, SETUP, Attempt, Player, State
+from .words import EN, ROMAN, Words
 
-_PROMPTS: Final = {
-    "main": "Gain a trait or attempt a challenge",
-    "prepare": "Buy dark runes, play cards, then cast",
-    "draw": "A card face: draw a Hero or an Antihero card",
-    "facing": "Play cards or take the result",
-    "after": "Journey, play cards or end your turn",
-    "peek": "Put the cards you looked at back in an order",
-}
+LANGUAGES: Final[Mapping[str, Words]] = {"en": EN}
+"""The languages Call to Adventure speaks, by code (Dutch and French come as ``Words`` subclasses)."""
 
 
 class _Bot:
@@ -53,24 +49,189 @@ def _heuristic_bot(seed: int) -> _Bot:
     return _Bot(bots.HeuristicBot(seed))
 
 
-_GROUP_TITLES: Final = {
-    "choose": "Choose your Origin, Motivation and Destiny",
-    "tuck": "Place the ally under a challenge",
-    "order": "Put the cards back in the order you choose",
-    "trait": "Gain a trait",
-    "attempt": "Attempt a challenge",
-    "discard": "Discard a row card (nothing else is open to you)",
-    "pass": "Pass",
-    "dark": "Buy a dark rune",
-    "cast": "Cast the runes",
-    "draw": "Draw a card",
-    "resolve": "Take the result",
-    "journey": "Journey",
-    "play": "Play a card",
-    "use": "Use a power",
-    "end": "End your turn",
-}
+_GROUPS: Final = (
+    "choose",
+    "tuck",
+    "order",
+    "trait",
+    "attempt",
+    "discard",
+    "pass",
+    "dark",
+    "cast",
+    "draw",
+    "resolve",
+    "journey",
+    "play",
+    "use",
+    "end",
+)
 """The choices' groups, in the order a turn meets them."""
+
+
+def _option_fields(w: Words) -> tuple[OptionField, ...]:
+    return (
+        OptionField("first_game", w.text("opt_first_game"), "bool", False),
+        OptionField("allies_adversaries", w.text("opt_allies_adversaries"), "bool", False),
+        OptionField("coop", w.text("opt_coop"), "bool", False),
+        OptionField(
+            "card_set",
+            w.text("opt_card_set"),
+            "choice",
+            "starter",
+            tuple((n, w.word("set", n)) for n in PACKAGED),
+            w.text("opt_card_set_help"),
+            ".toml",
+        ),
+    )
+
+
+def _runes_note(w: Words, rs: Sequence[tuple[str, str]]) -> str:
+    """'Runes 3 core, 2 Strength, Strength special, 1 dark'."""
+    parts: list[str] = []
+    core = sum(1 for k, _ in rs if k == "core")
+    parts.append(w.text("runes_core", count=core))
+    for ability in dict.fromkeys(b for k, b in rs if k == "ability"):
+        n = sum(1 for k, b in rs if k == "ability" and b == ability)
+        parts.append(w.text("runes_ability", count=n, ability=w.word("icon", ability)))
+    parts += [w.text("runes_special", ability=w.word("icon", b)) for k, b in rs if k == "special"]
+    dark = sum(1 for k, _ in rs if k == "dark")
+    if dark:
+        parts.append(w.text("runes_dark", count=dark))
+    return w.text("runes_all", runes=w.join(parts))
+
+
+def _odds_note(st: State, p: Player, card_id: str, path: str, dark: int, w: Words) -> str:
+    """The runes a challenge casts with ``dark`` dark runes, and the chance to overcome it."""
+    act = next((a for a in range(3) if st.up[a] and card_id in st.rows[a]), -1)
+    card = st.cards.cards[card_id]
+    rs = rules.runes(st.cards, p, card, dark)
+    need = rules.difficulty(st, Attempt(card_id, act, PATHS.index(path))) + rules.cursed(st, st.ps.index(p))
+    return w.text(
+        "note_runes_chance", runes=_runes_note(w, rs), chance=rules.chance(st.cards, rs, need), difficulty=need
+    )
+
+
+def _note(st: State, p: Player, move: Move, w: Words) -> str:
+    """What a move will do, where there is more to say than its label."""
+    if move.do in ("challenge", "attempt") and move.card is not None and move.path is not None:
+        return _odds_note(st, p, move.card, move.path, int(move.dark or 0), w)
+    if move.do == "trait" and move.card is not None:
+        pre = st.cards.cards[move.card].prerequisite or {}
+        if pre.get("kind") == "spend":
+            return w.text("note_trait_spend", count=int(pre["experience"]))
+        return w.text("note_trait_free")
+    if move.do == "resolve" and st.attempt is not None:
+        got, need = rules.total(st), rules.difficulty(st, st.attempt)
+        return w.text("note_resolve_win" if got >= need else "note_resolve_fail", total=got, difficulty=need)
+    if move.do == "dark":
+        return w.text("note_dark", xp=p.xp)
+    if move.do in ("play", "use") and move.card is not None:
+        card = st.cards.cards[move.card]
+        effect = card.effect if move.do == "play" else (card.power or {}).get("effect")
+        return w.effect(effect) if effect else ""
+    return ""
+
+
+def _closed(st: State, p: Player, legal: Sequence[Move], w: Words) -> dict[str, list[Closed]]:
+    """The row cards and hand cards closed to the player who is to move now, by group, with the reasons."""
+    out: dict[str, list[Closed]] = {}
+    if st.status != "playing" or st.ps[st.current] is not p or st.tucks:
+        return out
+    table = st.cards.cards
+    offered = {m.card for m in legal if m.do in ("trait", "attempt", "challenge")}
+    if st.phase == "main":
+        faced = [(a, c) for a in range(3) if st.up[a] for c in st.rows[a] if c is not None]
+        adv = st.adversary
+        if adv is not None and adv["defeated_by"] is None:
+            faced.append((-1, adv["card"]))
+        for act, c in faced:
+            card = table[c]
+            if c in offered or card.type not in ("trait", "challenge", "adversary"):
+                continue
+            why = rules.closed_reason(st, p, act, card)
+            if why is not None:
+                key = "trait" if card.type == "trait" else "attempt"
+                out.setdefault(key, []).append(Closed(w.name(st.cards, c), view.reason_text(w, *why), _RULES[why[0]]))
+    if st.phase in ("main", "prepare", "facing", "after"):
+        timings = rules.timings_now(st)
+        played = {m.card for m in legal if m.do == "play"}
+        for c in p.hand:
+            if c in played:
+                continue
+            card = table[c]
+            if not rules.may_play(st, p, card):
+                key, rule = f"closed_{card.type}_level", "A7"
+                reason = w.text(key, level=st.cards.track[p.level].name)
+            elif card.timing not in timings:
+                reason, rule = w.text(f"closed_timing_{card.timing}"), "A8"
+            else:
+                reason, rule = w.text("closed_no_target"), "A8"
+            out.setdefault("play", []).append(Closed(w.name(st.cards, c), reason, rule))
+    return out
+
+
+_RULES: Final = {
+    "closed_adversary": "A13.3",
+    "closed_adversary_later": "A13.3",
+    "closed_act_over": "A6",
+    "closed_spend": "A4.1",
+    "closed_icon": "A4.1",
+    "closed_corruption": "A4.1",
+    "closed_virtue": "A4.1",
+}
+
+
+def _choices(st: State, player: str, w: Words) -> list[ChoiceGroup]:
+    legal = rules.legal_moves(st, player)
+    if not legal:
+        return []
+    p = st.ps[st.index(player)]
+    table = st.cards.cards
+    groups: dict[str, list[Choice]] = {}
+    for move in legal:
+        body = {k: v for k, v in move.to_json().items() if k != "player"}
+        key = move.do
+        if (move.do == "challenge" and move.dark != "0") or move.do == "attempt":
+            continue  # variants of the challenge without dark runes, offered on its confirm page (refine)
+        if move.do == "challenge":
+            key = "attempt"
+        style = table[move.card].type if move.card in table else move.do
+        label = w.describe_move(body, st.cards)
+        choice = Choice(body, label, _note(st, p, move, w), style, confirm=move.do == "challenge")
+        groups.setdefault(key, []).append(choice)
+    closed = _closed(st, p, legal, w)
+    return [
+        ChoiceGroup(key, w.text(f"group_{key}"), tuple(groups.get(key, ())), tuple(closed.get(key, ())))
+        for key in _GROUPS
+        if key in groups or key in closed
+    ]
+
+
+def _refine(st: State, player: str, move: Mapping[str, Any], w: Words) -> list[Choice]:
+    if not isinstance(move, Mapping) or move.get("do") != "challenge":
+        return []
+    try:
+        m = Move.from_json({**move, "player": player})
+    except FormatError:
+        return []
+    if m.card is None or Move(player, "challenge", card=m.card, path=m.path, dark="0") not in rules.legal_moves(
+        st, player, "challenge"
+    ):
+        return []
+    p = st.ps[st.index(player)]
+    out = []
+    kind = st.cards.cards[m.card].type
+    for k in range(rules.max_dark(st, p) + 1):
+        variant = Move(player, "challenge", card=m.card, path=m.path, dark=str(k))
+        body = {key: v for key, v in variant.to_json().items() if key != "player"}
+        out.append(Choice(body, w.describe_move(body, st.cards), _note(st, p, variant, w), kind))
+    step = Move(player, "attempt", card=m.card, path=m.path)
+    if step in rules.legal_moves(st, player):
+        body = {key: v for key, v in step.to_json().items() if key != "player"}
+        label = w.text("m_declare", card=w.name(st.cards, m.card), path=w.word("path", m.path))
+        out.append(Choice(body, label, _note(st, p, step, w), kind))
+    return out
 
 
 class CallToAdventure:
@@ -81,32 +242,28 @@ class CallToAdventure:
     record_format = record.RECORD_FORMAT
     min_players = 1
     max_players = 4
-    option_fields: Sequence[OptionField] = (
-        OptionField("first_game", "First game: one of each character card, no choice", "bool", False),
-        OptionField("allies_adversaries", "Allies & Adversaries", "bool", False),
-        OptionField("coop", "Solo / co-operative play against the Adversary (V1)", "bool", False),
-        OptionField(
-            "card_set",
-            "Card set",
-            "choice",
-            "starter",
-            tuple((n, n.title()) for n in PACKAGED),
-            "The starter set, or a card-set file (CARDSET.md) put in the server's folder for this game",
-            ".toml",
-        ),
-    )
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
-    lang = "en"
-    """Its texts are in English: it has no Dutch or French words yet."""
 
-    def speaking(self, lang: str) -> Self:
-        """This game itself, for any ``lang``: its texts are English in every language for now."""
-        return self
+    def __init__(self, words_: Words = EN, family: dict[str, CallToAdventure] | None = None) -> None:
+        """The game speaking ``words_``; ``family`` is the same game in the other languages (by code)."""
+        self.words = words_
+        self.lang = words_.lang
+        self.option_fields: Sequence[OptionField] = _option_fields(words_)
+        self._family: dict[str, CallToAdventure] = {} if family is None else family
+        self._family.setdefault(self.lang, self)
+
+    def speaking(self, lang: str) -> CallToAdventure:
+        """The same game in ``lang`` (English for any language it does not speak yet), one object per language."""
+        words_ = LANGUAGES.get(lang, EN)
+        found = self._family.get(words_.lang)
+        if found is None:
+            found = CallToAdventure(words_, self._family)
+        return found
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """The options of a record or a form (A2), checked for these players, defaults resolved."""
         if not isinstance(data, Mapping):
-            raise OptionsError({"": "the options must be an object"})
+            raise OptionsError({"": self.words.text("err_options")})
         errors = state.check_options(data, list(players) if not isinstance(players, str) else [])
         card_set = data.get("card_set", "starter")
         if "card_set" not in errors and isinstance(card_set, Mapping):
@@ -115,9 +272,9 @@ class CallToAdventure:
             except FormatError as exc:
                 errors["card_set"] = str(exc)
         elif "card_set" not in errors and card_set not in PACKAGED:
-            errors["card_set"] = f"unknown card set {card_set!r} (expected one of {', '.join(PACKAGED)})"
+            errors["card_set"] = self.words.text("err_card_set", name=repr(card_set), names=", ".join(PACKAGED))
         if "coop" in data and not isinstance(data["coop"], bool):
-            errors["coop"] = "coop must be true or false"
+            errors["coop"] = self.words.text("err_bool", name="coop")
         if errors:
             raise OptionsError(errors)
         try:
@@ -161,12 +318,12 @@ class CallToAdventure:
             return {}
         if st.status == SETUP:
             return {
-                p.name: Decision(f"{i}.{p.decided}", "Choose your Origin, Motivation and Destiny", "setup")
+                p.name: Decision(f"{i}.{p.decided}", self.words.text("prompt_setup"), "setup")
                 for i, p in enumerate(st.ps)
                 if p.origin is None
             }
         p = st.ps[st.current]
-        prompt = "Put the ally turned up under a challenge" if st.tucks else _PROMPTS[st.phase]
+        prompt = self.words.text("prompt_tuck" if st.tucks else f"prompt_{st.phase}")
         return {p.name: Decision(f"{st.current}.{p.decided}", prompt, f"turn{st.turn}")}
 
     def legal_moves(self, st: State, player: str) -> list[Move]:
@@ -193,7 +350,7 @@ class CallToAdventure:
 
     def player_view(self, st: State, player: str, log: Sequence[Event] | None = None) -> dict[str, Any]:
         """What ``player`` may see (A12)."""
-        return view.player_view(st, player, log)
+        return view.player_view(st, player, log, self.words)
 
     def summary(self, st: State) -> dict[str, Any]:
         """The state as the replay command prints it."""
@@ -212,11 +369,14 @@ class CallToAdventure:
 
     def milestones(self, before: State, after: State) -> list[Milestone]:
         """Each Act row turned face up in between, and the end of the game."""
+        w = self.words
         out = [
-            Milestone("act", f"Act {'I' * (a + 1)} begins", a + 1) for a in range(3) if after.up[a] and not before.up[a]
+            Milestone("act", w.text("milestone_act", act=ROMAN[a]), a + 1)
+            for a in range(3)
+            if after.up[a] and not before.up[a]
         ]
         if after.status == FINISHED and before.status != FINISHED:
-            out.append(Milestone("game_over", "Game over", None, {"ended_by": after.ended_by}))
+            out.append(Milestone("game_over", w.text("milestone_over"), None, {"ended_by": after.ended_by}))
         return out
 
     def headline(self, st: State, viewer: str | None, log: Sequence[Event]) -> str:
@@ -226,7 +386,8 @@ class CallToAdventure:
             if event.get("event") == "act":
                 if any(e.get("player") not in (None, event.get("player")) for e in log[i + 1 :]):
                     return ""
-                return f"Act {'I' * int(event.get('act') or 1)} begins: its row is turned face up."
+                act = event.get("act")
+                return self.words.text("headline_act", act=ROMAN[act - 1] if act in (1, 2, 3) else act)
         return ""
 
     def template_data(self) -> Mapping[str, Any]:
@@ -234,34 +395,39 @@ class CallToAdventure:
         return {}
 
     def describe(self, event: Event, viewer: str | None) -> str:
-        """One event in plain words."""
-        return view.describe(event, viewer)
+        """One event in plain words (card names from the starter set)."""
+        return view.describe(event, viewer, packaged_set(), self.words)
 
     def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
         """Logged moves in plain words, one sentence per event, with the notes in their place by time."""
-        return with_notes(entries, notes, lambda entry: [view.describe(e, viewer) for e in entry.events])
+        return with_notes(entries, notes, lambda entry: [self.describe(e, viewer) for e in entry.events])
 
     def choices(self, st: State, player: str) -> list[ChoiceGroup]:
-        """The player's legal moves grouped by kind, in the order of a turn, labelled as instructions."""
-        groups: dict[str, list[Choice]] = {}
-        for move in self.legal_moves(st, player):
-            body = {k: v for k, v in move.to_json().items() if k != "player"}
-            groups.setdefault(move.do, []).append(Choice(body, view.describe_move(body), style=move.do))
-        order = [kind for kind in _GROUP_TITLES if kind in groups]
-        return [ChoiceGroup(kind, _GROUP_TITLES[kind], tuple(groups[kind])) for kind in order]
+        """The player's legal moves grouped by kind in the order of a turn, labelled with card names, with notes
+        (runes and chances, costs, results) and what is closed to them and why."""
+        return _choices(st, player, self.words)
+
+    def refine(self, st: State, player: str, move: Mapping[str, Any]) -> list[Choice]:
+        """For a challenge: the same card and path with 0 up to the most dark runes the player can buy, each with
+        the runes it casts and its chance; nothing for any other move."""
+        return _refine(st, player, move, self.words)
 
     def progress(self, st: State, viewer: str | None) -> list[str]:
         """Each Story's length against the nine cards that end the game, and each player's experience."""
         if st.status == FINISHED:
             return []
+        w = self.words
         parts = [
-            f"{'you' if p.name == viewer else p.name} {len(p.story)} of 9 story cards, {p.xp} experience" for p in st.ps
+            w.text(
+                "progress_part", who=w.TEXTS["you_name"] if p.name == viewer else p.name, count=len(p.story), xp=p.xp
+            )
+            for p in st.ps
         ]
-        return ["The game ends after a player's ninth story card: " + "; ".join(parts) + "."]
+        return [w.text("progress", parts=w.TEXTS["progress_sep"].join(parts))]
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
-        return view.describe_move(dict(move))
+        return view.describe_move(move, packaged_set(), self.words)
 
     def record(self, start: State, moves: Sequence[Move]) -> dict[str, Any]:
         """The ``call-to-adventure/1`` record of a game started as ``start``."""

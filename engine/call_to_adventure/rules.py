@@ -68,20 +68,35 @@ def destiny_points(cards: CardSet, p: Player, seen: Counter[str]) -> int:
     return total
 
 
-def score(cards: CardSet, p: Player) -> dict[str, int]:
-    """The Destiny score of A10, part by part, and its ``total``."""
+def breakdown(cards: CardSet, p: Player) -> dict[str, int]:
+    """The Destiny score of A10 part by part (Triumph and Tragedy printed, icon sets, cards played, experience,
+    track level, Destiny conditions) and its ``total``."""
     seen = icons(cards, p, destiny=True)
-    printed = sum(cards.cards[c].paths[path].triumph + cards.cards[c].paths[path].tragedy for c, path in p.story)
     parts = {
-        "printed": printed,
+        "triumph": sum(cards.cards[c].paths[path].triumph for c, path in p.story),
+        "tragedy": sum(cards.cards[c].paths[path].tragedy for c, path in p.story),
         "icon_sets": sum(set_score(seen[i]) for i in STORY_ICONS),
-        "played_cards": len(p.played),
+        "cards_played": len(p.played),
         "experience": p.xp,
         "track": cards.track[p.level].score,
         "destiny": destiny_points(cards, p, seen),
     }
     parts["total"] = sum(parts.values())
     return parts
+
+
+def score(cards: CardSet, p: Player) -> dict[str, int]:
+    """The Destiny score of A10 as the record format prints it (``printed`` = Triumph + Tragedy), and its ``total``."""
+    b = breakdown(cards, p)
+    return {
+        "printed": b["triumph"] + b["tragedy"],
+        "icon_sets": b["icon_sets"],
+        "played_cards": b["cards_played"],
+        "experience": b["experience"],
+        "track": b["track"],
+        "destiny": b["destiny"],
+        "total": b["total"],
+    }
 
 
 # Small helpers ------------------------------------------------------------------------------------------
@@ -196,6 +211,63 @@ def difficulty(state: State, a: Attempt) -> int:
         if other is not None and other.aura is not None and other.aura["kind"] == "harder":
             extra += other.aura["n"]
     return card.difficulty + (1 if card.paths[a.path].harder else 0) + extra
+
+
+def sums(cards: CardSet, rs: Sequence[tuple[str, str]]) -> dict[int, int]:
+    """How many of the equally likely ways the runes ``rs`` can fall give each total (exact convolution)."""
+    dist = {0: 1}
+    for rune in rs:
+        out: dict[int, int] = {}
+        for value, ways in dist.items():
+            for face in faces(cards, rune):
+                out[value + face.value] = out.get(value + face.value, 0) + ways
+        dist = out
+    return dist
+
+
+def chance(cards: CardSet, rs: Sequence[tuple[str, str]], need: int) -> int:
+    """The chance, in whole percent rounded down, that the runes ``rs`` total at least ``need``."""
+    dist = sums(cards, rs)
+    return 100 * sum(w for v, w in dist.items() if v >= need) // sum(dist.values())
+
+
+def cursed(state: State, seat: int) -> int:
+    """What the curses waiting for the player at ``seat`` will take from their next cast (A11.3)."""
+    return sum((state.cards.cards[c].effect or {}).get("n", 0) for _b, t, c in state.curses if t == seat)
+
+
+def closed_reason(state: State, p: Player, act: int, card: Card) -> tuple[str, dict[str, Any]] | None:
+    """Why ``p`` may not take this card (in Act ``act``'s row; -1: the Adversary of A13) on their turn: a words
+    key and its values, or None when it is open (A4.1, A6, A13.3)."""
+    adv = state.adversary
+    if act < 0:
+        return None if len(p.story) >= 8 else ("closed_adversary_later", {})
+    if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
+        return "closed_adversary", {}
+    if not _open_act(state, p, act):
+        return "closed_act_over", {"act": ("I", "II", "III")[act]}
+    pre = card.prerequisite
+    if card.type != "trait" or pre is None or meets(state, p, card):
+        return None
+    kind = pre["kind"]
+    if kind == "spend":
+        return "closed_spend", {"count": int(pre["experience"])}
+    if kind == "icon":
+        return "closed_icon", {"count": int(pre["count"]), "icon": pre["icon"]}
+    at = NEUTRAL + int(pre["at_least"]) * (1 if kind == "corruption" else -1)
+    return f"closed_{kind}", {"level": state.cards.track[max(0, min(len(state.cards.track) - 1, at))].name}
+
+
+def timings_now(state: State) -> tuple[str, ...]:
+    """The timings of the cards and powers playable in this step of the turn (A8)."""
+    if state.phase == "after" and state.attempted:
+        return _AFTER_ATTEMPT
+    return _TIMINGS.get(state.phase, ())
+
+
+def may_play(state: State, p: Player, card: Card) -> bool:
+    """Whether ``p``'s track level allows playing this kind of card (A7)."""
+    return _may_play(state, p, card)
 
 
 # Legal moves --------------------------------------------------------------------------------------------
@@ -566,7 +638,7 @@ def _finish(state: State, why: str, events: list[Event] | None) -> None:
     state.status = FINISHED
     state.ended_by = why
     state.attempt = None
-    state.scores = [score(state.cards, p)["total"] for p in state.ps]
+    state.scores = [breakdown(state.cards, p)["total"] for p in state.ps]
     best = max(state.scores)
     state.winners = [i for i, s in enumerate(state.scores) if s == best]
     if state.adversary is not None:  # A13.3: all win against a defeated Adversary, else all lose
@@ -837,8 +909,8 @@ class _Do:
     @staticmethod
     def challenge(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         """Attempt, buy the dark runes and cast as the separate moves would, on a copy kept only if all succeed."""
+        p.decided -= 1  # each step counts as the decision it is (and a failed step leaves the count as it was)
         trial = state.clone()
-        trial.ps[state.current].decided -= 1  # each step counts as the decision it is
         steps: list[Event] = []
         apply(trial, Move(p.name, "attempt", card=move.card, path=move.path), steps)
         for _ in range(int(move.dark or 0)):

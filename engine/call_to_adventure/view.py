@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..protocol import Event
-from .rules import difficulty, score, total
-from .state import FINISHED, SETUP, State
+from .cardset import Card, CardSet, Face
+from .moves import PATHS
+from .rules import (
+    breakdown,
+    chance,
+    closed_reason,
+    cursed,
+    difficulty,
+    faces,
+    runes,
+    score,
+    total,
+)
+from .state import FINISHED, PLAYING, SETUP, Attempt, State
+from .words import EN, Words
 
 _PRIVATE: Final = {"draw": ("card",), "choose": ("origin", "motivation", "destiny"), "order": ("order",)}
 
@@ -55,9 +68,7 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
             "difficulty": difficulty(state, a),
             "dark": a.dark,
             "bonus": a.bonus,
-            "runes": [{"rune": k, "ability": b or None, "face": f} for (k, b), f in zip(a.runes, a.faces, strict=True)]
-            if a.cast
-            else [],
+            "runes": [_rune(state, r, f) for r, f in zip(a.runes, a.faces, strict=True)] if a.cast else [],
             "total": total(state) if a.cast else None,
             "card_faces_to_draw": a.pending,
         }
@@ -105,13 +116,155 @@ def _public(state: State, full: bool, viewer: int | None) -> dict[str, Any]:
     }
 
 
-def player_view(state: State, player: str, log: Sequence[Event] | None = None) -> dict[str, Any]:
-    """What ``player`` may see (A12); with ``log``, those events as they may see them."""
-    view = _public(state, False, state.index(player))
+def _rune(state: State, rune: tuple[str, str], f: int) -> dict[str, Any]:
+    face: Face = faces(state.cards, rune)[f]
+    marks = ("card", "experience", "hero", "antihero", "corruption")
+    mark = next((m for m in marks if getattr(face, m)), "")
+    return {
+        "rune": rune[0],
+        "ability": rune[1] if rune[0] in ("ability", "special") else None,
+        "face": f,
+        "value": face.value,
+        "mark": mark,
+    }
+
+
+def player_view(state: State, player: str, log: Sequence[Event] | None = None, words: Words = EN) -> dict[str, Any]:
+    """What ``player`` may see (A12), with the cards it names described in ``words``' language, the difficulty of
+    the row challenges, the viewer's odds, and each score part by part at the end; with ``log``, those events as
+    they may see them."""
+    seat = state.index(player)
+    view = _public(state, False, seat)
     view["viewer"] = player
     if log is not None:
         view["log"] = [mask_event(e, player) for e in log]
+    view["level_names"] = [level.name for level in state.cards.track]
+    view["difficulty"] = _difficulties(state)
+    if state.status == PLAYING:
+        view["odds"] = odds(state, seat, words)
+    if state.status == FINISHED:
+        for p in state.ps:
+            view["players"][p.name]["breakdown"] = breakdown(state.cards, p)
+    view["cards"] = {c: card_info(state.cards, state.cards.cards[c], words) for c in sorted(card_ids(view))}
     return view
+
+
+def _faced(state: State) -> list[tuple[int, str]]:
+    """The challenges and adversaries that may be attempted: (Act index, card) of the face-up rows, and the
+    Adversary of A13 (Act index -1) while it stands."""
+    table = state.cards.cards
+    out = [
+        (a, c)
+        for a in range(3)
+        if state.up[a]
+        for c in state.rows[a]
+        if c is not None and table[c].type in ("challenge", "adversary")
+    ]
+    adv = state.adversary
+    if adv is not None and adv["defeated_by"] is None:
+        out.append((-1, adv["card"]))
+    return out
+
+
+def _difficulties(state: State) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for act, c in _faced(state):
+        card = state.cards.cards[c]
+        sides = PATHS[: len(card.paths)]
+        out[c] = {side: difficulty(state, Attempt(c, act, i)) for i, side in enumerate(sides)}
+    return out
+
+
+def odds(state: State, seat: int, words: Words = EN) -> dict[str, dict[str, Any]]:
+    """The player's runes and exact chances (whole percent, rounded down) for each challenge they could face,
+    with 0 up to the most dark runes they could buy now, and whether it is open to them and why not."""
+    p = state.ps[seat]
+    table = state.cards.cards
+    most = min(3, p.xp) if state.cards.track[p.level].dark else 0  # for an attempt of their own, not one under way
+    out: dict[str, dict[str, Any]] = {}
+    for act, c in _faced(state):
+        card = table[c]
+        base = runes(state.cards, p, card, 0)
+        why = closed_reason(state, p, act, card)
+        reason = "" if why is None else reason_text(words, *why)
+        per: dict[str, Any] = {}
+        for i, side in enumerate(PATHS[: len(card.paths)]):
+            need = difficulty(state, Attempt(c, act, i)) + cursed(state, seat)
+            per[side] = {
+                "runes": [{"rune": k, "ability": b if k in ("ability", "special") else None} for k, b in base],
+                "chances": [chance(state.cards, base + [("dark", "")] * k, need) for k in range(most + 1)],
+                "open": why is None,
+                "reason": reason,
+            }
+        out[c] = per
+    return out
+
+
+def reason_text(words: Words, key: str, params: Mapping[str, Any]) -> str:
+    """A closed reason of ``rules.closed_reason`` in words."""
+    values = dict(params)
+    if "icon" in values:
+        values["icon"] = words.word("icon", values["icon"])
+    return words.text(key, **values)
+
+
+def card_ids(view: Mapping[str, Any]) -> set[str]:
+    """Every card id a view shows (its ``cards`` and ``log`` aside)."""
+    out: set[str] = set()
+    for row in view["rows"]:
+        if isinstance(row, list):
+            out.update(c for c in row if c)
+    for entry in view["players"].values():
+        out.update(c for c in (entry["origin"], entry["motivation"], entry["destiny"]) if c)
+        out.update(s["card"] for s in entry["story"])
+        for key in ("played", "allies", "sacrificed", "hand"):
+            out.update(entry.get(key, ()))
+        for offer in entry.get("offers", {}).values():
+            out.update(offer)
+    if view["attempt"] is not None:
+        out.add(view["attempt"]["card"])
+    if view["peek"] is not None:
+        out.update(view["peek"].get("cards", ()))
+    out.update(view["allies_under"])
+    out.update(view["allies_under"].values())
+    out.update(view["allies_waiting"])
+    adv = view["adversary"]
+    if adv is not None:
+        out.update([adv["quest"], adv["card"], *adv["revealed"]])
+    out.update(curse["card"] for curse in view["curses"])
+    return out
+
+
+def card_info(cards: CardSet, card: Card, words: Words = EN) -> dict[str, Any]:
+    """What a page shows of one card (contract: CardInfo), its name and lines in ``words``' language."""
+    icons = list(card.icons) + [i for path in card.paths for i in path.icons if len(card.paths) == 1]
+    sides: tuple[str, ...] = ("top", "bottom") if len(card.paths) == 2 else ("only",) * len(card.paths)
+    paths = [
+        {
+            "side": side,
+            "icons": list(path.icons),
+            "triumph": path.triumph,
+            "tragedy": path.tragedy,
+            "virtue": path.virtue,
+            "corruption": path.corruption,
+            "hero": path.hero,
+            "antihero": path.antihero,
+            "experience": path.experience,
+            "harder": path.harder,
+        }
+        for side, path in zip(sides, card.paths, strict=True)
+    ]
+    return {
+        "id": card.id,
+        "type": card.type,
+        "name": words.name(cards, card.id),
+        "act": card.act,
+        "icons": icons,
+        "difficulty": card.difficulty,
+        "abilities": list(card.abilities),
+        "paths": paths,
+        "lines": words.card_lines(cards, card),
+    }
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -122,101 +275,11 @@ def summary(state: State) -> dict[str, Any]:
 # Words ----------------------------------------------------------------------------------------------------
 
 
-def _name(state_cards: Any, card: Any) -> str:
-    if state_cards is not None and isinstance(card, str) and card in state_cards:
-        return str(state_cards[card].title())
-    return str(card)
+def describe(event: Event, viewer: str | None, cards: CardSet | None = None, words: Words = EN) -> str:
+    """One event as ``viewer`` may see it, in plain words (``cards``: the set that names the cards)."""
+    return words.describe_event(mask_event(event, viewer), viewer, cards)
 
 
-def describe(event: Event, viewer: str | None, cards: Any = None) -> str:
-    """One event in plain words (``cards`` maps ids to cards for their names)."""
-    ev = mask_event(event, viewer)
-    kind = ev.get("event")
-    who = "You" if viewer is not None and ev.get("player") == viewer else str(ev.get("player", ""))
-    card = _name(cards, ev.get("card"))
-    if kind == "choose":
-        return f"{who} chose their characters."
-    if kind == "turn":
-        return f"Turn {ev.get('turn')}: {who} to play."
-    if kind == "act":
-        return f"Act {ev.get('act')} begins: its row is turned face up."
-    if kind == "gain":
-        path = f" ({ev['path']} path)" if ev.get("path") else ""
-        return f"{who} gained {card}{path}."
-    if kind == "attempt":
-        return f"{who} attempted {card} ({ev.get('path')} path, difficulty {ev.get('difficulty')})."
-    if kind == "cast":
-        return f"{who} cast {len(ev.get('runes', []))} runes: total {ev.get('total')}."
-    if kind == "overcome":
-        return f"{who} overcame {card} with {ev.get('total')} against {ev.get('difficulty')}."
-    if kind == "fail":
-        return f"{who} failed {card} with {ev.get('total')} against {ev.get('difficulty')} and gained 1 experience."
-    if kind == "draw":
-        what = f" ({card})" if ev.get("card") else ""
-        return f"{who} drew a {ev.get('deck')} card{what}."
-    if kind == "play":
-        target = f" on {ev['target']}" if ev.get("target") else ""
-        return f"{who} played {card}{target}."
-    if kind == "curse":
-        return f"{who}'s curse {card} struck {ev.get('target')}: total {ev.get('total')}."
-    if kind in ("journey", "discard"):
-        return f"{who} {'journeyed and discarded' if kind == 'journey' else 'discarded'} {card}."
-    if kind == "dark":
-        return f"{who} bought dark rune {ev.get('count')}."
-    if kind == "track":
-        return f"{who} moved to {ev.get('level')} on the corruption track."
-    if kind == "refill":
-        return f"Act {ev.get('act')}'s row was refilled{f' with {card}' if ev.get('card') else ''}."
-    if kind == "reshuffle":
-        return f"Act {ev.get('act')}'s discard pile was shuffled into its deck."
-    if kind == "final":
-        return f"{who} completed their Destiny: every other player takes one final turn."
-    if kind == "pass":
-        return f"{who} passed."
-    if kind == "adversary_card":
-        return (
-            f"The Adversary's card {card} was revealed: its experience is {ev.get('experience')} of {ev.get('goal')}."
-        )
-    if kind == "ally":
-        where = f"under {_name(cards, ev['under'])}" if ev.get("under") else "to the discard pile"
-        return f"The ally {card} was turned up and went {where}."
-    if kind == "ally_joins":
-        return f"The ally {card} joined {who}."
-    if kind == "use":
-        return f"{who} used the power of {card}" + (" and sacrificed it." if ev.get("cost") == "sacrifice" else ".")
-    if kind == "order":
-        seen = f": {', '.join(ev['order'])}" if ev.get("order") else ""
-        return f"{who} looked at the top of Act {ev.get('act')}'s deck and put the cards back{seen}."
-    if kind == "end":
-        return f"{who} ended the turn."
-    if kind == "game_over":
-        return f"The game is over ({ev.get('reason')})."
-    return f"{who}: {kind}."
-
-
-def describe_move(move: dict[str, Any]) -> str:
+def describe_move(move: Mapping[str, Any], cards: CardSet | None = None, words: Words = EN) -> str:
     """A move as a short instruction."""
-    do = move.get("do")
-    card = move.get("card")
-    texts = {
-        "choose": f"Choose {move.get('origin')}, {move.get('motivation')} and {move.get('destiny')}",
-        "trait": f"Gain the trait {card}",
-        "attempt": f"Attempt {card} ({move.get('path')} path)",
-        "discard": f"Discard {card} from its row",
-        "pass": "Pass",
-        "journey": f"Journey: spend 1 experience to discard {card}",
-        "dark": "Buy a dark rune for 1 experience",
-        "cast": "Cast the runes",
-        "draw": f"Draw a {move.get('deck')} card",
-        "play": f"Play {card}"
-        + (f" on {move['target']}" if move.get("target") else "")
-        + (f" on the row card {move['row']}" if move.get("row") else ""),
-        "resolve": "Take the result",
-        "end": "End your turn",
-        "use": f"Use the power of your ally {card}"
-        + (f" on {move['target']}" if move.get("target") else "")
-        + (f" on the row card {move['row']}" if move.get("row") else ""),
-        "tuck": f"Put the ally under {card}",
-        "order": f"Put the cards back, top first: {move.get('order')}",
-    }
-    return texts.get(str(do), str(do))
+    return words.describe_move(move, cards)

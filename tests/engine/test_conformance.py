@@ -46,7 +46,9 @@ def _waiting(game: Game, state: Any) -> dict[str, Decision]:
 
 
 def _check_choices(game: Game, state: Any, players: list[str]) -> None:
-    """Every legal move is offered exactly once, with a label; nothing else is offered."""
+    """Every legal move is offered exactly once, with a label: as a choice, or as one of the variants that the
+    confirm page of a choice to confirm offers (``refine``, which includes that choice's own move); nothing else is
+    offered. A choice not to confirm has no variants."""
     for player in players:
         legal = sorted(json.dumps(m.to_json(), sort_keys=True) for m in game.legal_moves(state, player))
         offered = []
@@ -54,7 +56,13 @@ def _check_choices(game: Game, state: Any, players: list[str]) -> None:
             assert group.key and group.title
             for choice in group.choices:
                 assert choice.label
-                offered.append(json.dumps(game.parse_move(player, dict(choice.move)).to_json(), sort_keys=True))
+                variants = game.refine(state, player, choice.move)
+                assert bool(variants) == choice.confirm, choice
+                if choice.confirm:
+                    assert dict(choice.move) in [dict(v.move) for v in variants], "its own move is a variant"
+                for offer in variants or [choice]:
+                    assert offer.label
+                    offered.append(json.dumps(game.parse_move(player, dict(offer.move)).to_json(), sort_keys=True))
             assert all(c.label and c.reason for c in group.closed)
         assert sorted(offered) == legal, player
 
