@@ -28,8 +28,10 @@ from .files import PACKAGED, packaged_set
 from .moves import PATHS, Move
 from .state import FINISHED, SETUP, Attempt, Player, State
 from .words import EN, ROMAN, Words
+from .words_fr import FR
+from .words_nl import NL
 
-LANGUAGES: Final[Mapping[str, Words]] = {"en": EN}
+LANGUAGES: Final[Mapping[str, Words]] = {"en": EN, "nl": NL(), "fr": FR()}
 """The languages Call to Adventure speaks, by code (Dutch and French come as ``Words`` subclasses)."""
 
 

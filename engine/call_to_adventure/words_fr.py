@@ -177,8 +177,6 @@ class FR(Words):
         "group_order": "Remettre les cartes dans l'ordre de votre choix",
         "group_trait": "Obtenir un trait",
         "group_attempt": "Tenter un défi",
-        "group_attempt_dark": "Tenter un défi avec des runes sombres achetées d'emblée",
-        "group_declare": "Annoncer un défi et préparer pas à pas (pour jouer des cartes avant le lancer)",
         "group_discard": "Défausser une carte de rangée (rien d'autre ne vous est ouvert)",
         "group_pass": "Passer",
         "group_dark": "Acheter une rune sombre",
@@ -286,6 +284,9 @@ class FR(Words):
         "opt_allies_adversaries": "Alliés & ennemis",
         "opt_coop": "Solo / coopératif contre l'Adversaire (V1)",
         "opt_card_set": "Jeu de cartes",
+        "opt_card_set_help": (
+            "Le jeu de base, ou un fichier de jeu de cartes déposé dans le dossier du serveur pour ce jeu"
+        ),
         "err_options": "les options doivent être un objet",
         "err_bool": "{name} doit valoir true ou false",
         "err_card_set": "jeu de cartes inconnu {name} (attendu : {names})",

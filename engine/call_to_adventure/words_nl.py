@@ -160,10 +160,6 @@ class NL(Words):
         "group_order": "Leg de kaarten terug in de volgorde die je kiest",
         "group_trait": "Verwerf een eigenschap",
         "group_attempt": "Waag je aan een uitdaging",
-        "group_attempt_dark": "Waag je aan een uitdaging met meteen gekochte duistere runen",
-        "group_declare": (
-            "Kondig een uitdaging aan en bereid je stap voor stap voor (om kaarten te spelen vóór de worp)"
-        ),
         "group_discard": "Leg een rijkaart af (niets anders staat voor je open)",
         "group_pass": "Pas",
         "group_dark": "Koop een duistere rune",
@@ -266,6 +262,7 @@ class NL(Words):
         "opt_allies_adversaries": "Bondgenoten & vijanden",
         "opt_coop": "Solo / coöperatief spel tegen de Tegenstander (V1)",
         "opt_card_set": "Kaartenset",
+        "opt_card_set_help": "De basisset, of een kaartensetbestand dat in de map van de server voor dit spel staat",
         "err_options": "de opties moeten een object zijn",
         "err_bool": "{name} moet true of false zijn",
         "err_card_set": "onbekende kaartenset {name} (verwacht een van {names})",

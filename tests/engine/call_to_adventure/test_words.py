@@ -21,8 +21,11 @@ class Marked(Words):
     TEXTS: ClassVar[Mapping[str, str]] = {k: f"~{v}" for k, v in Words.TEXTS.items()}
 
 
-def test_speaking_gives_one_object_per_language_and_english_for_now() -> None:
-    assert GAME.speaking("en") is GAME and GAME.speaking("nl") is GAME and GAME.speaking("xx") is GAME
+def test_speaking_gives_one_object_per_language_and_english_for_others() -> None:
+    assert GAME.speaking("en") is GAME and GAME.speaking("xx") is GAME
+    dutch, french = GAME.speaking("nl"), GAME.speaking("fr")
+    assert (dutch.lang, french.lang) == ("nl", "fr") and dutch.speaking("nl") is dutch
+    assert dutch.speaking("en") is GAME and french.speaking("nl") is dutch
     assert GAME.lang == "en" and GAME.words is EN
 
 
