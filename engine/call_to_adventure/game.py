@@ -370,13 +370,17 @@ class CallToAdventure:
         )
 
     def milestones(self, before: State, after: State) -> list[Milestone]:
-        """Each Act row turned face up in between, and the end of the game."""
+        """Each Act row turned face up in between, the final turns beginning (a Destiny completed: a warning to
+        everyone), and the end of the game."""
         w = self.words
         out = [
             Milestone("act", w.text("milestone_act", act=ROMAN[a]), a + 1)
             for a in range(3)
             if after.up[a] and not before.up[a]
         ]
+        if after.final is not None and before.final is None and after.status != FINISHED:
+            who = after.players[after.final]
+            out.append(Milestone("final", w.text("milestone_final", who=who), None, {"player": who}))
         if after.status == FINISHED and before.status != FINISHED:
             out.append(Milestone("game_over", w.text("milestone_over"), None, {"ended_by": after.ended_by}))
         return out

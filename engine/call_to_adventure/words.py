@@ -268,6 +268,7 @@ class Words:
         "progress_sep": "; ",
         "milestone_act": "Act {act} begins",
         "milestone_over": "Game over",
+        "milestone_final": "Final turns: {who} completed their Destiny",
         "headline_act": "Act {act} begins: its row is turned face up.",
     }
 

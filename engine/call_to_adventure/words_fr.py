@@ -295,5 +295,6 @@ class FR(Words):
         "progress_sep": " ; ",
         "milestone_act": "L'Acte {act} commence",
         "milestone_over": "Fin de la partie",
+        "milestone_final": "Derniers tours : {who} a accompli sa Destinée",
         "headline_act": "L'Acte {act} commence : sa rangée est retournée face visible.",
     }

@@ -271,5 +271,6 @@ class NL(Words):
         "progress_sep": "; ",
         "milestone_act": "Akte {act} begint",
         "milestone_over": "Einde van het spel",
+        "milestone_final": "Laatste beurten: {who} heeft de Bestemming voltooid",
         "headline_act": "Akte {act} begint: haar rij wordt opengedraaid.",
     }
