@@ -270,3 +270,21 @@ def test_dutch_and_french_carry_no_english_words_of_the_templates(app: Flask, cl
         left = [piece for piece in english if piece in words]
         assert not left, f"English left in the {lang} render: {left}"
     assert ("Akte I" if lang == "nl" else "Acte I") in plain(texts[0]), "the page speaks the seat's language"
+
+
+def test_a_solo_game_against_the_adversary_says_how_it_ended(app: Flask, client: FlaskClient) -> None:
+    table = new_table(app, people("en"), game=KEY, seed=3, options={"coop": True})
+    state = play_until(app, table, finished, limit=2000)
+    adversary = RULES.player_view(state, "ann")["adversary"]
+    page = plain(page_of(client, table, 0))
+    assert state.cards.cards[adversary["card"]].title() in page
+    [over] = emails(app, table, 0)
+    if adversary["defeated_by"]:
+        fate = "The Adversary was defeated by ann: everyone wins."
+    elif adversary["experience"] >= adversary["goal"]:
+        fate = "The Adversary reached its goal: everyone loses."
+    else:
+        fate = "No story card was left for anyone to gain." if state.ended_by == "no_cards" else "any more"
+    assert fate in plain(over.html) and fate in over.text
+    if adversary["defeated_by"] or adversary["experience"] >= adversary["goal"]:
+        assert fate in page, "the page's scores say it too"
