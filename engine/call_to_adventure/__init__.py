@@ -1,7 +1,7 @@
 """Call to Adventure: the rules of ADVENTURE_RULES.md as a pure, replayable library, cards from a card set.
 
 Registered in ``engine.GAMES`` as ``"call-to-adventure"`` (``GAME``, the protocol object). The card-set
-format is documented in CARDSET.md beside this package; ``cardset.parse(text, source)`` reads one.
+format is documented in docs/card-sets.md; ``cardset.parse(text, source)`` reads one.
 """
 
 from .cardset import CardSet, CardSetError, parse

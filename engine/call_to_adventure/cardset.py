@@ -1,4 +1,4 @@
-"""Card sets (CARDSET.md): parse and validate a set from its TOML text, purely (no file is read here).
+"""Card sets (docs/card-sets.md): parse and validate a set from its TOML text, purely (no file is read here).
 
 ``parse(text, source)`` returns a ``CardSet`` or raises ``CardSetError`` with one message that names the
 file, the card and the field. Parsed sets are cached by their text (they are immutable).

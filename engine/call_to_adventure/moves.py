@@ -1,4 +1,4 @@
-"""Moves of Call to Adventure: one class, parsed strictly from a record entry (CARDSET.md, "Records")."""
+"""Moves of Call to Adventure: one class, parsed strictly from a record entry (docs/card-sets.md, "Records")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game records of format ``call-to-adventure/1`` (CARDSET.md, "Records"): write, parse, replay.
+"""Game records of format ``call-to-adventure/1`` (docs/card-sets.md, "Records"): write, parse, replay.
 
 A record carries the whole card set (its TOML text), so it replays whatever happens to the set files.
 """

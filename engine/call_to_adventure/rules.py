@@ -953,7 +953,7 @@ class _Do:
 
 
 def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events: list[Event] | None) -> None:
-    """What a played card or a used power does (CARDSET.md, "Effects")."""
+    """What a played card or a used power does (docs/card-sets.md, "Effects")."""
     kind, n = effect["kind"], effect.get("n", 1)
     target = state.ps[state.index(move.target)] if move.target else None
     a = state.attempt

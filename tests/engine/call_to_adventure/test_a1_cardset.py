@@ -1,4 +1,4 @@
-"""A1 and the card-set format (CARDSET.md): the starter set, and one clear error for each kind of bad set."""
+"""A1 and the card-set format (docs/card-sets.md): the starter set, and one clear error for each kind of bad set."""
 
 from __future__ import annotations
 

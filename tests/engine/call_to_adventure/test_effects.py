@@ -1,4 +1,4 @@
-"""Each effect kind of the card-set vocabulary (CARDSET.md, "Effects") does what the format page says."""
+"""Each effect kind of the card-set vocabulary (docs/card-sets.md, "Effects") does what the format page says."""
 
 from __future__ import annotations
 

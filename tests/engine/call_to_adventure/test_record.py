@@ -1,4 +1,4 @@
-"""Records (CARDSET.md): the worked example replays, records reproduce games exactly, the command line."""
+"""Records (docs/card-sets.md): the worked example replays, records reproduce games exactly, the command line."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from engine.call_to_adventure.files import packaged_set
 from engine.cli import main
 
 GAME = GAMES["call-to-adventure"]
-DOC = Path(__file__).resolve().parents[3] / "engine" / "call_to_adventure" / "CARDSET.md"
+DOC = Path(__file__).resolve().parents[3] / "docs" / "card-sets.md"
 
 
 def worked_example() -> dict[str, Any]:
