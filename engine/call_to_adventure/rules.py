@@ -701,6 +701,10 @@ def _gain(state: State, p: Player, act: int, slot: int, path: int, events: list[
     _trigger(state, p, "on_gain_icon", events, rewards.icons)
 
 
+_MARKS: Final = ("card", "experience", "hero", "antihero", "corruption")
+"""What a rune's face may show besides its value (docs/card-sets.md, "Runes")."""
+
+
 def _roll(state: State, count: Sequence[int]) -> list[int]:
     """Faces for runes with ``count`` faces each: the record's next given cast, else the seeded stream."""
     k = state.casts
@@ -733,7 +737,19 @@ def _show(state: State, p: Player, which: list[int], events: list[Event] | None)
             _draw(state, p, "antihero", events)
         if face.corruption:
             _move_level(state, p, face.corruption, events)
-    _ev(events, "cast", p.name, runes=[list(a.runes[i]) for i in which], faces=rolled, total=total(state))
+    shown = [options[f] for f, options in zip(rolled, all_faces, strict=True)]
+    marks = [next((m for m in _MARKS if getattr(face, m)), "") for face in shown]
+    values = [face.value for face in shown]
+    _ev(
+        events,
+        "cast",
+        p.name,
+        runes=[list(a.runes[i]) for i in which],
+        faces=rolled,
+        values=values,
+        marks=marks,
+        total=total(state),
+    )
 
 
 def _to_facing(state: State, p: Player, events: list[Event] | None) -> None:

@@ -75,6 +75,14 @@ class Words:
         "ev_gain_path": "{who} gained {card} ({path} path).",
         "ev_attempt": "{who} attempted {card} ({path} path, difficulty {difficulty}).",
         "ev_cast": "{who} cast {count} runes: total {total}.",
+        "ev_cast_faces": "{who} cast {count} runes ({faces}): total {total}.",
+        "cast_face": "{rune} {value}",
+        "cast_face_mark": "{rune} {value} ({mark})",
+        "mark_card": "card face",
+        "mark_experience": "experience",
+        "mark_hero": "Hero card",
+        "mark_antihero": "Antihero card",
+        "mark_corruption": "corruption",
         "ev_overcome": "{who} overcame {card} with {total} against {difficulty}.",
         "ev_fail": "{who} failed {card} with {total} against {difficulty} and gained 1 experience.",
         "ev_draw": "{who} drew {a_deck} card.",
@@ -304,6 +312,14 @@ class Words:
         """A player elsewhere in a sentence: 'you' for the reader."""
         return self.TEXTS["you_object"] if viewer is not None and name == viewer else str(name or "")
 
+    def _face(self, rune: Any, value: Any, mark: Any) -> str:
+        """One rune as it fell: 'Strength 2', 'core 0 (card face)'."""
+        kind, ability = [*rune, "", ""][:2] if isinstance(rune, list | tuple) else (rune, "")
+        label = self.word("icon", ability) if kind in ("ability", "special") else self.word("rune", kind)
+        if mark:
+            return self.text("cast_face_mark", rune=label, value=value, mark=self.word("mark", mark))
+        return self.text("cast_face", rune=label, value=value)
+
     def join(self, parts: Sequence[str]) -> str:
         """'a, b, c'."""
         return self.TEXTS["list_sep"].join(parts)
@@ -327,7 +343,12 @@ class Words:
                 "ev_attempt", path=self.word("path", ev.get("path")), difficulty=ev.get("difficulty"), **base
             )
         if kind == "cast":
-            return self.text("ev_cast", count=len(ev.get("runes", [])), total=ev.get("total"), **base)
+            runes, values = ev.get("runes", []), ev.get("values")
+            if not isinstance(values, list) or len(values) != len(runes):
+                return self.text("ev_cast", count=len(runes), total=ev.get("total"), **base)
+            marks = ev.get("marks") or [""] * len(values)
+            faces = self.join([self._face(r, v, m) for r, v, m in zip(runes, values, marks, strict=False)])
+            return self.text("ev_cast_faces", count=len(runes), faces=faces, total=ev.get("total"), **base)
         if kind in ("overcome", "fail"):
             return self.text(f"ev_{kind}", total=ev.get("total"), difficulty=ev.get("difficulty"), **base)
         if kind == "draw":

@@ -3,6 +3,7 @@ reader's own forms, card names from the set, and every card's lines in both lang
 
 from __future__ import annotations
 
+import re
 from string import Formatter
 from typing import Any
 
@@ -40,7 +41,8 @@ def test_every_english_key_is_translated_with_the_same_placeholders(lang: type[W
 
 @pytest.mark.parametrize("lang", LANGS, ids=lambda c: c.lang)
 def test_no_sentence_is_left_in_english(lang: type[Words]) -> None:
-    same = [k for k, en in Words.TEXTS.items() if len(en.split()) >= 3 and lang.TEXTS[k] == en]
+    words = [k for k, en in Words.TEXTS.items() if len(re.sub(r"\{\w+\}|[^\w ]", "", en).split()) >= 3]
+    same = [k for k in words if lang.TEXTS[k] == Words.TEXTS[k]]
     assert same == []
 
 
