@@ -1,7 +1,8 @@
 """Web benchmark: 16 simulated players against gunicorn (2 workers) on SQLite, then on PostgreSQL.
 
-The game is Call to Glory unless ``--game`` names another of ``engine.GAMES`` (``--game call-to-adventure``);
-everything below goes through the game protocol, so any game with a ``heuristic`` bot can be measured.
+The game is Call to Glory unless ``--game`` (or $PBEM_BENCH_GAME, for ``make bench-web``) names another of
+``engine.GAMES`` (``--game call-to-adventure``); everything below goes through the game protocol, so any game
+with a ``heuristic`` bot can be measured.
 
 For each database: a fresh database migrated with ``pbem.db.upgrade``; 10,000 finished games seeded in
 bulk (a few games played by the engine's bots, copied by doubling ``INSERT … SELECT``); active games of
@@ -731,7 +732,12 @@ def print_reports(reports: list[Report], args: argparse.Namespace) -> None:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options (the defaults are the benchmark's)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--game", default=DEFAULT_GAME, choices=sorted(engine.GAMES), help="the game played")
+    p.add_argument(
+        "--game",
+        default=os.environ.get("PBEM_BENCH_GAME") or DEFAULT_GAME,
+        choices=sorted(engine.GAMES),
+        help="the game played (default: $PBEM_BENCH_GAME, else call-to-glory)",
+    )
     p.add_argument("--players", type=int, default=16)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--workers", type=int, default=2)
