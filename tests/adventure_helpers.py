@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask
 
@@ -32,9 +32,14 @@ def adventure_table(
 def move_token(table: Table, position: int, move: Mapping[str, Any]) -> str:
     """A signed move link token for the seat's open decision (as its turn email carries)."""
     seat = table.seat(position)
-    decision = RULES.waiting_for(table.state())[seat.name]
+    decision = RULES.waiting_for(state_of(table))[seat.name]
     with table.app.test_request_context():
         return links.move_token(table.game_id, position, seat.nonce, decision.id, dict(move))
+
+
+def state_of(table: Table) -> State:
+    """The stored snapshot of a Call to Adventure table as an engine state."""
+    return cast(State, table.state())
 
 
 def log_of(table: Table) -> list[dict[str, Any]]:
@@ -101,9 +106,9 @@ def secrets_of(state: State, witness: Witness) -> dict[str, str]:
                     hidden[chosen] = f"{p.name}'s {kind}, chosen in secret"
     for a, row in enumerate(state.rows):
         if not state.up[a]:
-            for c in row:
-                if c is not None:
-                    hidden[c] = f"a face-down card of Act {a + 1}'s row"
+            for slot in row:
+                if slot is not None:
+                    hidden[slot] = f"a face-down card of Act {a + 1}'s row"
     for key, deck in state.decks.items():
         if key in ("aside", "adversary_discard"):
             continue
@@ -198,6 +203,14 @@ class Page(HTMLParser):
     def moves(self) -> list[Button]:
         """The buttons that post a move of an open decision."""
         return [b for b in self.buttons if b.method == "post" and b.fields.get("decision") and b.fields.get("do")]
+
+    def confirm_buttons(self, path: str) -> list[Button]:
+        """On the confirm page of the move link ``path``: the buttons that confirm it (posted to the link itself),
+        else those of its variants (posted to links of their own, without a decision field: the page's own choices,
+        shown below, have one)."""
+        posts = [b for b in self.buttons if b.method == "post"]
+        own = [b for b in posts if b.action == path]
+        return own or [b for b in posts if re.fullmatch(r"/play/[^/?#]+", b.action) and "decision" not in b.fields]
 
     def move_links(self, here: str) -> list[str]:
         """Links to other pages of a signed link (a move to confirm), not to this page or its sub-pages."""

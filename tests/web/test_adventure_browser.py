@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 
 from pbem import db, flows
-from tests.adventure_helpers import RULES, adventure_table
+from tests.adventure_helpers import RULES, adventure_table, state_of
 from tests.apps import Table
 from tests.web.test_browser import Browse, database_url, desktop, phone  # noqa: F401  (shared fixtures)
 
@@ -63,7 +64,7 @@ def _table(app: Flask) -> tuple[Table, dict[str, str]]:
     seed, challenge = _situation()
     table = adventure_table(app, NAMES, OPTIONS, seed=seed)
     with app.app_context(), db.write_session() as session:
-        move = _first(table.state(), "bob", "choose")
+        move = _first(state_of(table), "bob", "choose")
         assert move is not None
         flows.apply_move(session=session, game_id=table.game_id, seat=1, move=move, decision=None, source="page")
     return table, challenge
@@ -98,10 +99,10 @@ def test_a_setup_choice_a_challenge_with_a_dark_rune_and_a_card_after_the_cast(
     screen.assert_fits(width)
     screen.shot("1-setup")
 
-    first = _first(table.state(), "ann", "choose")
+    first = _first(state_of(table), "ann", "choose")
     assert first is not None
     _press(page, _move_button(page, "choose", **{k: first[k] for k in ("origin", "motivation", "destiny")}).first)
-    state = table.state()
+    state = state_of(table)
     assert state.ps[0].origin == first["origin"] and state.status == "playing"
     screen.assert_fits(width)
     screen.shot("2-chosen")
@@ -121,14 +122,15 @@ def test_a_setup_choice_a_challenge_with_a_dark_rune_and_a_card_after_the_cast(
             links.first.click()
         screen.assert_fits(width)
         screen.shot("3-confirm")
-        variant = page.locator('form:has(input[name="dark"][value="1"]) button')
-        _press(page, variant.first if variant.count() else page.locator("form button[type=submit]").first)
-    if table.state().phase == "prepare":  # the runes are bought and cast with the page's buttons
+        variant = page.locator('form:has(input[name="dark"][value="1"]) button, button[name="dark"][value="1"]')
+        here = urlsplit(page.url).path
+        _press(page, variant.first if variant.count() else page.locator(f'form[action="{here}"] button').first)
+    if state_of(table).phase == "prepare":  # the runes are bought and cast with the page's buttons
         screen.shot("3-declared")
         _press(page, _move_button(page, "dark").first)
         screen.assert_fits(width)
         _press(page, _move_button(page, "cast").first)
-    state = table.state()
+    state = state_of(table)
     assert state.phase == "facing" and state.attempt is not None and state.attempt.dark == 1, "one dark rune, cast"
     expect(page.locator("body")).to_contain_text(re.compile(r"cast \d+ runes|total", re.IGNORECASE))
     screen.assert_fits(width)
@@ -138,13 +140,13 @@ def test_a_setup_choice_a_challenge_with_a_dark_rune_and_a_card_after_the_cast(
     assert play is not None
     hand_before = len(state.ps[0].hand)
     _press(page, _move_button(page, "play", card=play["card"]).first)
-    state = table.state()
+    state = state_of(table)
     assert play["card"] in state.ps[0].played and len(state.ps[0].hand) < hand_before
     screen.assert_fits(width)
     screen.shot("5-played")
 
     _press(page, _move_button(page, "resolve").first)
-    state = table.state()
+    state = state_of(table)
     assert state.attempt is None and challenge["card"] not in [c for row in state.rows for c in row]
     screen.assert_fits(width)
     screen.shot("6-result")

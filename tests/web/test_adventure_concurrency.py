@@ -20,7 +20,7 @@ from sqlalchemy import func as sqlfunc
 from sqlalchemy import table as sqltable
 
 from pbem import db
-from tests.adventure_helpers import RULES, Page, adventure_table, log_of, move_token
+from tests.adventure_helpers import RULES, Page, adventure_table, log_of, move_token, state_of
 from tests.apps import WRITES
 from tests.mail.conftest import SMTPServer, make_mail_app, smtp_app, smtp_server  # noqa: F401  (fixtures shared with tests/mail)
 from tests.mail.test_adventure_whole_game import Party
@@ -47,9 +47,9 @@ def _open_challenge(seed_from: int = 1) -> tuple[int, dict[str, Any]]:
 
 def _confirm_button(html: str, path: str) -> dict[str, str]:
     """The fields of the confirm page's button for the link's own move (no dark rune, if it offers variants)."""
-    buttons = [b for b in Page(html).buttons if b.method == "post" and re.fullmatch(r"/play/[^/?#]+", b.action)]
+    buttons = Page(html).confirm_buttons(path)
     assert buttons, "the move link opens a page with a button to confirm it"
-    plain = [b for b in buttons if b.fields.get("dark", "0") == "0" and b.action == path]
+    plain = [b for b in buttons if b.fields.get("dark", "0") == "0"]
     return (plain or buttons)[0].fields
 
 
@@ -80,7 +80,7 @@ def _count(events: list[dict[str, Any]], kind: str) -> int:
 def test_fifty_confirmations_of_one_challenge_cast_once(live_server: str, app: Flask) -> None:
     seed, move = _open_challenge()
     table = adventure_table(app, ["ann", "bob"], {"first_game": True}, seed=seed)
-    player = table.state().current
+    player = state_of(table).current
     logged = table.moves_logged()
 
     clicks = _race(live_server, move_token(table, player, move))
@@ -96,7 +96,7 @@ def test_fifty_confirmations_of_one_challenge_cast_once(live_server: str, app: F
     events = log_of(table)
     assert _count(events, "attempt") == 1
     if move["do"] == "attempt":  # the engine casts in a move of its own: race its link too
-        state = table.state()
+        state = state_of(table)
         cast = {"do": "cast"}
         assert any(m.do == "cast" for m in RULES.legal_moves(state, state.players[player]))
         clicks = _race(live_server, move_token(table, player, cast))
