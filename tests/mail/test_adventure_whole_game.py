@@ -2,11 +2,12 @@
 
 Every seat is a person who acts only on what they receive: the setup choices arrive by email to everyone at once,
 then each turn email; a player follows one move link of it, confirms it with one of the buttons of the page it
-opens, and finishes the turn with the buttons (or the move links) of their page, whatever they are. Every page
-fetched and every email received is checked against the engine state of that moment: it names (by id or by name,
-in any language of the card) no other player's hand card, Destiny (before the end) or setup card, no face-down row
-card and no deck card (A12). At the end the game-over email reaches everyone with the ranking and the record,
-which replays to the stored game, and the revealed seed matches the commitment of the invitation.
+opens, and finishes the turn with the buttons (or the move links) of their page, whatever they are, then reads the
+whole log. Every page fetched and every email received is checked against the engine state of that moment: it
+names (by id or by name, in any language of the card) no other player's hand card, Destiny (before the end) or
+setup card, no face-down row card and no deck card (A12). At the end the game-over email reaches everyone with the
+ranking and the record, which replays to the stored game, and the revealed seed matches the commitment of the
+invitation.
 """
 
 from __future__ import annotations
@@ -142,7 +143,9 @@ class Party:
                 here = self.post(addr, buttons[pick].action, buttons[pick].fields)
             else:
                 here = self.confirm(addr, links[pick - len(buttons)], rng)
-        self.get(addr, here)
+        after = self.get(addr, here)
+        [log] = {h for h in after.links if re.fullmatch(r"/play/[^/?#]+/log", h)}
+        self.get(addr, log)  # the whole log, as the page links to it
 
 
 def _subject_ends(message: Received, ending: str) -> bool:
