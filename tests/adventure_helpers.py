@@ -157,6 +157,8 @@ class Button:
     action: str
     fields: dict[str, str]
     label: str = ""
+    confirms: bool = False
+    """Inside the page's section that confirms a move link (``section.confirm``)."""
 
 
 class Page(HTMLParser):
@@ -169,25 +171,30 @@ class Page(HTMLParser):
         self._form: tuple[str, str, dict[str, str]] | None = None
         self._mine: list[Button] = []
         self._button: Button | None = None
+        self._sections: list[bool] = []
         self.feed(html)
         self.close()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        if tag == "form":
+        if tag == "section":
+            self._sections.append("confirm" in a.get("class", "").split())
+        elif tag == "form":
             self._form = (a.get("method", "get").lower(), a.get("action", ""), {})
             self._mine = []
         elif tag == "input" and self._form is not None and a.get("type") == "hidden" and a.get("name"):
             self._form[2][a["name"]] = a.get("value", "")
         elif tag == "button" and self._form is not None and a.get("type", "submit") == "submit":
             extra = {a["name"]: a.get("value", "")} if a.get("name") else {}
-            self._button = Button(self._form[0], self._form[1], extra)
+            self._button = Button(self._form[0], self._form[1], extra, confirms=any(self._sections))
             self._mine.append(self._button)
         elif tag == "a" and a.get("href"):
             self.links.append(a["href"])
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "button":
+        if tag == "section" and self._sections:
+            self._sections.pop()
+        elif tag == "button":
             self._button = None
         elif tag == "form" and self._form is not None:
             for b in self._mine:  # hidden fields may follow the button in the form
@@ -205,12 +212,10 @@ class Page(HTMLParser):
         return [b for b in self.buttons if b.method == "post" and b.fields.get("decision") and b.fields.get("do")]
 
     def confirm_buttons(self, path: str) -> list[Button]:
-        """On the confirm page of the move link ``path``: the buttons that confirm it (posted to the link itself),
-        else those of its variants (posted to links of their own, without a decision field: the page's own choices,
-        shown below, have one)."""
+        """On the confirm page of the move link ``path``: the buttons of its confirm section (the move, or its
+        variants), else those posted to the link itself; not the page's own choices shown below."""
         posts = [b for b in self.buttons if b.method == "post"]
-        own = [b for b in posts if b.action == path]
-        return own or [b for b in posts if re.fullmatch(r"/play/[^/?#]+", b.action) and "decision" not in b.fields]
+        return [b for b in posts if b.confirms] or [b for b in posts if b.action == path]
 
     def move_links(self, here: str) -> list[str]:
         """Links to other pages of a signed link (a move to confirm), not to this page or its sub-pages."""

@@ -95,7 +95,7 @@ def test_a_setup_choice_a_challenge_with_a_dark_rune_and_a_card_after_the_cast(
     page = screen.page
     personal = f"/play/{table.personal(0)}"
     screen.open(personal)
-    expect(page.locator(".turn")).to_contain_text("Your turn")
+    expect(_move_button(page, "choose").first).to_be_visible()
     screen.assert_fits(width)
     screen.shot("1-setup")
 
