@@ -386,10 +386,13 @@ class Player:
         found = [h for h in PAGE_LINK.findall(page) if h.removeprefix("/play/").split(".")[0] != own]
         if not found:
             return []
-        confirm = self._get(html.unescape(self.rng.choice(found)).removeprefix("/play/"))
+        link = html.unescape(self.rng.choice(found))
+        confirm = self._get(link.removeprefix("/play/"))
         if confirm is None:
             return []
-        return [(a, dict(HIDDEN.findall(body))) for a, body in FORM.findall(confirm)]
+        forms = [(html.unescape(a), dict(HIDDEN.findall(body))) for a, body in FORM.findall(confirm)]
+        # the link's own confirm button, or its variants (moves posted to the page); not talk, time away …
+        return [(a, f) for a, f in forms if a == link or (f.get("decision") and "do" in f)]
 
 
 def run_load(base: str, players: list[Player], seconds: float, processes: int) -> tuple[Stats, float, float]:
