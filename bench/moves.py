@@ -1,7 +1,7 @@
 """Time moves through flows.apply_move (the move's transaction, with what it queues): ``python -m bench.moves``.
 
-Three people with addresses play Call to Glory games (heuristic bot moves) on a fresh SQLite database until
-``--moves`` moves were made; only the ``flows.apply_move`` transactions are timed.
+Three people with addresses play Call to Glory games (or ``--game call-to-adventure``; heuristic bot moves) on a
+fresh SQLite database until ``--moves`` moves were made; only the ``flows.apply_move`` transactions are timed.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pbem import create_app, db, flows, games
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--game", default=games.DEFAULT_GAME, help="a key of engine.GAMES")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
@@ -28,7 +29,8 @@ def main() -> None:
         while done < args.moves:
             with app.app_context(), db.write_session() as session:
                 if game_id is None:
-                    game_id = flows.create_game(session=session, name="Bench", seats=specs, seed=done).id
+                    new = flows.create_game(session=session, name="Bench", seats=specs, seed=done, game=args.game)
+                    game_id = new.id
                 game = games.get_game(session=session, game_id=game_id or 0)
                 rules = games.rules_of(game)
                 state = games.load_state(game)

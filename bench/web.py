@@ -1,5 +1,9 @@
 """Web benchmark: 16 simulated players against gunicorn (2 workers) on SQLite, then on PostgreSQL.
 
+The game is Call to Glory unless ``--game`` (or $PBEM_BENCH_GAME, for ``make bench-web``) names another of
+``engine.GAMES`` (``--game call-to-adventure``); everything below goes through the game protocol, so any game
+with a ``heuristic`` bot can be measured.
+
 For each database: a fresh database migrated with ``pbem.db.upgrade``; 10,000 finished games seeded in
 bulk (a few games played by the engine's bots, copied by doubling ``INSERT … SELECT``); active games of
 people seats; gunicorn on 127.0.0.1; then
@@ -9,7 +13,7 @@ people seats; gunicorn on 127.0.0.1; then
    a *move* is one confirmed POST, timed from send to the 303; the players are threads spread over a few
    processes, each request a new connection (gunicorn's sync workers close them);
 2. the cost of a move against the length of the game's log: one client, no concurrency, POSTs on games
-   at ply ~5 and on games pre-advanced by bots to ply ~500.
+   at ply ~5 and on games pre-advanced by bots to ply ~500 (a Call to Adventure game is shorter: ply ~90).
 
 Everything listens on 127.0.0.1 only; gunicorn is stopped, the temporary folder removed and the
 PostgreSQL schema dropped at the end, also on errors or Ctrl-C. Run with ``make bench-web``.
@@ -46,8 +50,7 @@ from common import postgres_schema
 from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
-from engine import call_to_glory as glory
-from engine.call_to_glory.bots import BOTS
+import engine
 from pbem import create_app, db, flows, games, links
 from pbem.models import Game, MoveRecord, Seat, utcnow
 
@@ -55,9 +58,13 @@ ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NAMES = ("ann", "bob", "cy")
+DEFAULT_GAME = "call-to-glory"
+LATE_PLY = {"call-to-glory": 500, "call-to-adventure": 90}
+"""The default ply of the late games of the log-length test, per game (a game must still be going on there)."""
 FORM = re.compile(r'<form method="post" action="([^"]+)">(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-WAITING = re.compile(r"Waiting for <strong><bdi>([^<]+)</bdi></strong>")
+WAITING = re.compile(r"Waiting for <strong><bdi>([^<]+)</bdi>")  # the first of several deciding at once
+PAGE_LINK = re.compile(r'<a [^>]*href="(/play/[^"/?#]+)"')
 TIMEOUT = 30
 
 
@@ -66,28 +73,35 @@ TIMEOUT = 30
 
 @dataclass
 class Played:
-    """A game played by the engine's bots: its seed, seats, final state and log (move, events)."""
+    """A game played by the engine's bots: the game's key, its seed, seats, final state and log (move, events)."""
 
+    game: str
     seed: int
     names: list[str]
-    state: glory.State
+    state: Any
     log: list[tuple[dict[str, Any], list[dict[str, Any]]]]
 
+    @property
+    def finished(self) -> bool:
+        return engine.GAMES[self.game].result(self.state) is not None
 
-def play_bots(names: list[str], seed: int, plies: int | None = None) -> Played:
-    """Let heuristic bots play a new game from ``seed`` to the end, or for ``plies`` decisions."""
-    state = glory.new_game(names, glory.Options(), seed=seed)
-    bot = BOTS["heuristic"]()
+
+def play_bots(game: str, names: list[str], seed: int, plies: int | None = None) -> Played:
+    """Let heuristic bots play a new game of ``game`` (default options) from ``seed`` to the end, or for ``plies``
+    decisions (of several players deciding at once, the first decides first)."""
+    rules = engine.GAMES[game]
+    state = rules.new_game(names, rules.parse_options({}, names), seed)
+    bot = rules.bots["heuristic"](seed)
     log: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
-    while not state.is_finished and (plies is None or len(log) < plies):
+    while rules.result(state) is None and (plies is None or len(log) < plies):
         events: list[dict[str, Any]] = []
-        move = bot.choose(state)
-        glory.apply(state, move, events)
+        move = bot.choose(state, next(iter(rules.waiting_for(state))))
+        rules.apply(state, move, events)
         log.append((move.to_json(), events))
-    return Played(seed, names, state, log)
+    return Played(game, seed, names, state, log)
 
 
-def seed_finished(eng: Engine, total: int, templates: int = 16) -> tuple[int, float]:
+def seed_finished(eng: Engine, total: int, game: str, templates: int = 16) -> tuple[int, float]:
     """Insert ``total`` finished games with their seats and full logs; return (move rows, seconds)."""
     started = time.perf_counter()
     g, s, m = Game.__table__, Seat.__table__, MoveRecord.__table__  # type: ignore[attr-defined]
@@ -95,7 +109,7 @@ def seed_finished(eng: Engine, total: int, templates: int = 16) -> tuple[int, fl
     with eng.begin() as conn:
         _fast_bulk(conn)
         for gid in range(1, templates + 1):
-            played = play_bots(list(NAMES[: 2 + gid % 2]), seed=gid)
+            played = play_bots(game, list(NAMES[: 2 + gid % 2]), seed=gid)
             conn.execute(insert(g), [_game_row(played, gid, now, name=f"Finished game {gid}")])
             conn.execute(insert(s), [_seat_row(gid, pos, name) for pos, name in enumerate(played.names)])
             conn.execute(insert(m), _move_rows(gid, played, now))
@@ -142,14 +156,17 @@ def _copy(conn: Connection, table: Any, key: str, offset: int, k: int) -> None:
 
 
 def _game_row(played: Played, gid: int | None, now: Any, name: str) -> dict[str, Any]:
+    rules = engine.GAMES[played.game]
+    waiting = rules.waiting_for(played.state)
     row = {
+        "game": played.game,
         "name": name,
-        "status": played.state.status,
-        "options": glory.Options().to_json(),
+        "status": "finished" if played.finished else "playing",
+        "options": rules.parse_options({}, played.names),
         "seed": played.seed,
-        "state": glory.to_json(played.state),
+        "state": rules.to_json(played.state),
         "version": 1 + len(played.log),
-        "current_seat": None if played.state.is_finished else played.state.current,
+        "current_seat": next((i for i, n in enumerate(played.names) if n in waiting), None),
         "created_at": now,
         "updated_at": now,
     }
@@ -187,15 +204,15 @@ def _move_rows(gid: int, played: Played, now: Any, source: str = "bot") -> list[
     ]
 
 
-def create_active(app: Flask, name: str, seed: int, plies: int = 0) -> int:
-    """A game of three people created by the service, then advanced ``plies`` decisions by bots."""
+def create_active(app: Flask, name: str, seed: int, key: str, plies: int = 0) -> int:
+    """A game of ``key`` with three people created by the service, then advanced ``plies`` decisions by bots."""
     specs = [games.SeatSpec(n, email=f"{n}@example.com") for n in NAMES]
     with app.app_context(), db.write_session() as session:
-        game = flows.create_game(session=session, name=name, seats=specs, seed=seed)
+        game = flows.create_game(session=session, name=name, seats=specs, seed=seed, game=key)
         gid = game.id or 0
         version = game.version
     if plies:
-        played = play_bots(list(NAMES), seed, plies)
+        played = play_bots(key, list(NAMES), seed, plies)
         eng = app.extensions["pbem_engine"]
         with eng.begin() as conn:
             # The seats are people's: their earlier moves are logged as made on their pages, so that a turn
@@ -208,12 +225,12 @@ def create_active(app: Flask, name: str, seed: int, plies: int = 0) -> int:
     return gid
 
 
-def long_seeds(count: int, at_least: int) -> list[int]:
-    """Seeds whose bot game lasts at least ``at_least`` decisions (so ply ~500 is still mid-game)."""
+def long_seeds(count: int, at_least: int, game: str) -> list[int]:
+    """Seeds whose bot game lasts at least ``at_least`` decisions (so the late ply is still mid-game)."""
     out: list[int] = []
     seed = 1000
     while len(out) < count:
-        if len(play_bots(list(NAMES), seed).log) >= at_least:
+        if len(play_bots(game, list(NAMES), seed).log) >= at_least:
             out.append(seed)
         seed += 1
     return out
@@ -340,6 +357,8 @@ class Player:
                 continue
             forms = [(action, dict(HIDDEN.findall(body))) for action, body in FORM.findall(page)]
             moves = [(a, f) for a, f in forms if f.get("decision") and "do" in f]
+            if not moves and not WAITING.search(page):
+                moves = self._confirm_forms(page, seating.tokens[self.seat])
             if moves:
                 action, fields = self.rng.choice(moves)
                 data = {k: html.unescape(v) for k, v in fields.items()}
@@ -359,6 +378,21 @@ class Player:
                 self.todo.pop(0)
                 self.seat = NAMES[0]
         return None
+
+    def _confirm_forms(self, page: str, token: str) -> list[tuple[str, dict[str, str]]]:
+        """The forms of the confirm page of one of the page's move links (a move the page offers as a link, to be
+        confirmed, not as a button); the personal page's own links (signed afresh) are not followed."""
+        own = token.split(".")[0]
+        found = [h for h in PAGE_LINK.findall(page) if h.removeprefix("/play/").split(".")[0] != own]
+        if not found:
+            return []
+        link = html.unescape(self.rng.choice(found))
+        confirm = self._get(link.removeprefix("/play/"))
+        if confirm is None:
+            return []
+        forms = [(html.unescape(a), dict(HIDDEN.findall(body))) for a, body in FORM.findall(confirm)]
+        # the link's own confirm button, or its variants (moves posted to the page); not talk, time away …
+        return [(a, f) for a, f in forms if a == link or (f.get("decision") and "do" in f)]
 
 
 def run_load(base: str, players: list[Player], seconds: float, processes: int) -> tuple[Stats, float, float]:
@@ -550,16 +584,21 @@ def run_database(label: str, url: str, args: argparse.Namespace, workdir: Path) 
         with app.app_context():
             db.upgrade(db.get_engine())
         print(f"[{label}] seeding {args.finished} finished games …", flush=True)
-        report.seed_rows, report.seed_seconds = seed_finished(eng, args.finished)
+        report.seed_rows, report.seed_seconds = seed_finished(eng, args.finished, args.game)
         print(
             f"[{label}] {report.seed_rows} move rows in {report.seed_seconds:.1f} s; creating active games", flush=True
         )
+        game = args.game
         active = [
-            create_active(app, f"Bench {i}", seed=10_000 + i) for i in range(args.players * args.games_per_player)
+            create_active(app, f"Bench {i}", 10_000 + i, game) for i in range(args.players * args.games_per_player)
         ]
-        seeds = long_seeds(2 * args.length_games, args.late_ply + 60)
-        early = [create_active(app, f"Early {i}", s, args.early_ply) for i, s in enumerate(seeds[: args.length_games])]
-        late = [create_active(app, f"Late {i}", s, args.late_ply) for i, s in enumerate(seeds[args.length_games :])]
+        seeds = long_seeds(2 * args.length_games, args.late_ply + min(60, args.late_ply // 4), game)
+        early = [
+            create_active(app, f"Early {i}", s, game, args.early_ply) for i, s in enumerate(seeds[: args.length_games])
+        ]
+        late = [
+            create_active(app, f"Late {i}", s, game, args.late_ply) for i, s in enumerate(seeds[args.length_games :])
+        ]
         with app.app_context():
             before = {gid: games.get_game(session=db.get_session(), game_id=gid).version for gid in active}
         seatings = _seatings(app, [*active, *early, *late])
@@ -636,7 +675,7 @@ def print_reports(reports: list[Report], args: argparse.Namespace) -> None:
     """The tables and the targets."""
     print()
     print(
-        f"Load: {args.players} players, each playing its own games; "
+        f"Load: {args.players} players, each playing its own games of {args.game}; "
         f"gunicorn -w {args.workers} {args.gunicorn_args or '(sync)'} {args.app}; {os.cpu_count()} CPUs"
     )
     print(f"{args.finished} finished games seeded per database; a move = one confirmed POST (303), timed alone")
@@ -696,6 +735,12 @@ def print_reports(reports: list[Report], args: argparse.Namespace) -> None:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options (the defaults are the benchmark's)."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    p.add_argument(
+        "--game",
+        default=os.environ.get("PBEM_BENCH_GAME") or DEFAULT_GAME,
+        choices=sorted(engine.GAMES),
+        help="the game played (default: $PBEM_BENCH_GAME, else call-to-glory)",
+    )
     p.add_argument("--players", type=int, default=16)
     p.add_argument("--seconds", type=float, default=20.0)
     p.add_argument("--workers", type=int, default=2)
@@ -703,14 +748,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--finished", type=int, default=10_000, help="finished games seeded first")
     p.add_argument("--games-per-player", type=int, default=3)
     p.add_argument("--early-ply", type=int, default=5)
-    p.add_argument("--late-ply", type=int, default=500)
+    p.add_argument("--late-ply", type=int, default=None, help="default: 500 (Call to Glory), 90 (Call to Adventure)")
     p.add_argument("--length-games", type=int, default=6, help="games at each ply for the log-length test")
     p.add_argument("--length-moves", type=int, default=200, help="POSTs on each side of the log-length test")
     p.add_argument("--skip-postgres", action="store_true")
     p.add_argument("--app", default="pbem:create_app()", help="the WSGI app for gunicorn (for what-if runs)")
     p.add_argument("--gunicorn-args", default="", help="more gunicorn options, e.g. '-k gthread --threads 2'")
     p.add_argument("--postgres-url", default=os.environ.get("PBEM_BENCH_POSTGRES_URL") or DEFAULT_PG)
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.late_ply is None:
+        args.late_ply = LATE_PLY.get(args.game, 500)
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
