@@ -25,6 +25,9 @@ from babel.messages.pofile import read_po
 from babel.support import NullTranslations
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, force_locale, get_domain, get_locale, refresh
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,36 @@ def init_app(app: Flask) -> None:
     )
     app.jinja_env.globals["languages"] = NAMES
     app.jinja_env.globals["current_language"] = current
+    app.context_processor(_bound_gettext)
+
+
+def _bound_gettext() -> dict[str, Any]:
+    """For one render_template: gettext and ngettext bound to the catalog of the language spoken now, so that
+    the page's hundreds of ``_()`` calls skip finding the locale each time (``_()`` and ``{% trans %}`` look
+    ``gettext`` up in the template's context first)."""
+    catalog = translations()
+    bound = _BOUND.get(id(catalog))
+    if bound is None or bound[0] is not catalog:
+        bound = _BOUND[id(catalog)] = (catalog, _newstyle(catalog))
+    return bound[1]
+
+
+def _newstyle(catalog: Any) -> dict[str, Any]:
+    """Jinja's new-style gettext and ngettext (autoescaped, ``%(name)s`` filled in) over one catalog."""
+    text, texts = catalog.ugettext, catalog.ungettext
+
+    @pass_context
+    def gettext(context: Context, message: str, /, **variables: Any) -> str:
+        found = text(message)
+        return (Markup(found) if context.eval_ctx.autoescape else found) % variables
+
+    @pass_context
+    def ngettext(context: Context, singular: str, plural: str, num: int, /, **variables: Any) -> str:
+        variables.setdefault("num", num)
+        found = texts(singular, plural, num)
+        return (Markup(found) if context.eval_ctx.autoescape else found) % variables
+
+    return {"gettext": gettext, "ngettext": ngettext}
 
 
 def _select_locale() -> str:
@@ -102,6 +135,7 @@ def current() -> str:
 
 _NULL = NullTranslations()
 _LOADED: dict[Any, Any] = {}
+_BOUND: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 def translations() -> Any:
