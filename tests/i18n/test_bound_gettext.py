@@ -9,7 +9,12 @@ from pbem import i18n
 
 
 def test_each_render_speaks_the_language_of_that_moment(app: Flask) -> None:
-    template = "{{ _('Your turn') }} · {{ ngettext('%(num)d card', '%(num)d cards', n) }} · {{ _('%(name)s (file)', name=who) }}"
+    turn, cards, named = (
+        "{{ _('Your turn') }}",
+        "{{ ngettext('%(num)d card', '%(num)d cards', n) }}",
+        "{{ _('%(name)s (file)', name=who) }}",
+    )
+    template = f"{turn} · {cards} · {named}"
     with app.test_request_context("/"):
         assert render_template_string(template, n=1, who="<b>") == "Your turn · 1 card · &lt;b&gt; (file)"
         i18n.use("nl")
