@@ -53,7 +53,7 @@ def one_round(moves: int, games: int = 6) -> tuple[float, float, float]:
     """(CPU ms per move, per page GET, per move POST) over ``moves`` moves on a fresh database."""
     with tempfile.TemporaryDirectory() as folder:
         app = _app(folder)
-        ids = [web.create_active(app, f"Bench {i}", seed=10_000 + i) for i in range(games)]
+        ids = [web.create_active(app, f"Bench {i}", 10_000 + i, "call-to-glory") for i in range(games)]
         seatings = web._seatings(app, ids)
         client = app.test_client()
         rng = random.Random(1)
