@@ -11,7 +11,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,9 +78,9 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-@pytest.fixture
-def write_counter(app: Flask) -> Iterator[list[str]]:
-    """Every writing SQL statement the app's engine runs from now on."""
+def listen_writes(app: Flask) -> tuple[list[str], Callable[[], None]]:
+    """The list that every writing SQL statement of the app's engine is added to from now on, and the function
+    that stops listening."""
     statements: list[str] = []
     eng = app.extensions["pbem_engine"]
 
@@ -89,8 +89,15 @@ def write_counter(app: Flask) -> Iterator[list[str]]:
             statements.append(statement)
 
     event.listen(eng, "before_cursor_execute", _count)
+    return statements, lambda: event.remove(eng, "before_cursor_execute", _count)
+
+
+@pytest.fixture
+def write_counter(app: Flask) -> Iterator[list[str]]:
+    """Every writing SQL statement the app's engine runs from now on."""
+    statements, stop = listen_writes(app)
     yield statements
-    event.remove(eng, "before_cursor_execute", _count)
+    stop()
 
 
 @dataclass

@@ -15,13 +15,13 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 from flask import Flask
-from sqlalchemy import event, inspect, select
 from sqlalchemy import func as sqlfunc
+from sqlalchemy import inspect, select
 from sqlalchemy import table as sqltable
 
 from pbem import db
 from tests.adventure_helpers import RULES, Page, adventure_table, log_of, move_token, state_of
-from tests.apps import WRITES
+from tests.apps import listen_writes
 from tests.mail.conftest import SMTPServer, make_mail_app, smtp_app, smtp_server  # noqa: F401  (fixtures shared with tests/mail)
 from tests.mail.test_adventure_whole_game import Party, asks_to_move
 from tests.mail.test_end_to_end import text_and_html
@@ -156,20 +156,13 @@ def test_opening_every_link_of_every_email_writes_nothing(
 @pytest.fixture
 def write_counter_of() -> Iterator[Callable[[Flask], list[str]]]:
     """``write_counter_of(app)``: the list of writing statements that app's engine runs from now on."""
-    listening: list[tuple[Any, Any]] = []
+    stops: list[Callable[[], None]] = []
 
     def start(app: Flask) -> list[str]:
-        statements: list[str] = []
-        eng = app.extensions["pbem_engine"]
-
-        def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-            if WRITES.match(statement):
-                statements.append(statement)
-
-        event.listen(eng, "before_cursor_execute", count)
-        listening.append((eng, count))
+        statements, stop = listen_writes(app)
+        stops.append(stop)
         return statements
 
     yield start
-    for eng, count in listening:
-        event.remove(eng, "before_cursor_execute", count)
+    for stop in stops:
+        stop()

@@ -6,7 +6,8 @@ Dutch and French renders carry no English words of these templates."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -102,27 +103,9 @@ def plain(html: str) -> str:
     return re.sub(r"[ \t\r\n]+", " ", unescape(TAGS.sub(" ", html)))
 
 
-def emails(app: Flask, table: Table, position: int, *, invitation: bool = False) -> list[compose.Email]:
-    """The seat's emails about the game as it stands, composed in the seat's language: the invitation (at setup),
-    a turn email, or the game-over email."""
-    from pbem import i18n
-
-    with app.test_request_context(), app.app_context():
-        session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
-        seat = seats[position]
-        state = games.load_state(game)
-        with i18n.in_language(seat.language):
-            if invitation:
-                return [compose.invitation(game=game, seats=seats, seat=seat, state=state, root=True)]
-            if state.status == "finished":
-                return [compose.game_over(game=game, seats=seats, seat=seat, state=state, record="{}")]
-            return [compose.turn(game=game, seats=seats, seat=seat, state=state, story=[])]
-
-
-def milestone_emails(app: Flask, table: Table, position: int, milestones: list[Any]) -> compose.Email:
-    """The score-sheet email of ``milestones`` for the seat, in its language."""
+@contextmanager
+def seat_scene(app: Flask, table: Table, position: int) -> Iterator[tuple[Any, list[Any], Any, Any]]:
+    """(game, seats, seat, state) of the table, read inside a request, speaking the seat's language."""
     from pbem import i18n
 
     with app.test_request_context(), app.app_context():
@@ -130,9 +113,24 @@ def milestone_emails(app: Flask, table: Table, position: int, milestones: list[A
         game = games.get_game(session=session, game_id=table.game_id)
         seats = games.seats_of(session=session, game_id=table.game_id)
         with i18n.in_language(seats[position].language):
-            return compose.milestone_sheet(
-                game=game, seats=seats, seat=seats[position], state=games.load_state(game), milestones=milestones
-            )
+            yield game, seats, seats[position], games.load_state(game)
+
+
+def emails(app: Flask, table: Table, position: int, *, invitation: bool = False) -> list[compose.Email]:
+    """The seat's emails about the game as it stands, composed in the seat's language: the invitation (at setup),
+    a turn email, or the game-over email."""
+    with seat_scene(app, table, position) as (game, seats, seat, state):
+        if invitation:
+            return [compose.invitation(game=game, seats=seats, seat=seat, state=state, root=True)]
+        if state.status == "finished":
+            return [compose.game_over(game=game, seats=seats, seat=seat, state=state, record="{}")]
+        return [compose.turn(game=game, seats=seats, seat=seat, state=state, story=[])]
+
+
+def milestone_emails(app: Flask, table: Table, position: int, milestones: list[Any]) -> compose.Email:
+    """The score-sheet email of ``milestones`` for the seat, in its language."""
+    with seat_scene(app, table, position) as (game, seats, seat, state):
+        return compose.milestone_sheet(game=game, seats=seats, seat=seat, state=state, milestones=milestones)
 
 
 def test_at_setup_each_seat_sees_its_own_characters_to_choose_from(app: Flask, client: FlaskClient) -> None:
@@ -227,18 +225,10 @@ def test_at_the_end_every_destiny_and_the_breakdown_are_shown(app: Flask, client
 def partials(app: Flask, table: Table, position: int, *names: str, **extra: Any) -> list[str]:
     """The game's email partials ``names`` alone, rendered as the email composer does for the seat, in its
     language (so nothing the engine itself words is in them)."""
-    from pbem import i18n
-
-    with app.test_request_context(), app.app_context():
-        session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
-        seat = seats[position]
-        state = games.load_state(game)
-        with i18n.in_language(seat.language):
-            context = compose._base(game, seats, seat) | {"view": RULES.player_view(state, seat.name)}
-            context |= {"decision": games.decision_of(RULES, state, seat.name)} | extra
-            return [compose.partial(KEY, name).render(context) for name in names]
+    with seat_scene(app, table, position) as (game, seats, seat, state):
+        context = compose._base(game, seats, seat) | {"view": RULES.player_view(state, seat.name)}
+        context |= {"decision": games.decision_of(RULES, state, seat.name)} | extra
+        return [compose.partial(KEY, name).render(context) for name in names]
 
 
 def board_of(html: str) -> str:
