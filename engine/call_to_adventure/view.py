@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..protocol import Event
-from .cardset import Card, CardSet, Face
+from .cardset import ICONS, Card, CardSet, Face
 from .moves import PATHS
 from .rules import (
     breakdown,
@@ -15,6 +15,7 @@ from .rules import (
     cursed,
     difficulty,
     faces,
+    icons,
     runes,
     score,
     total,
@@ -142,6 +143,10 @@ def player_view(state: State, player: str, log: Sequence[Event] | None = None, w
     view["difficulty"] = _difficulties(state)
     if state.status == PLAYING:
         view["odds"] = odds(state, seat, words)
+    for i, p in enumerate(state.ps):  # others' characters stay hidden while everyone chooses (A3.2)
+        counted = icons(state.cards, p, destiny=state.status == FINISHED)
+        hidden = state.status == SETUP and i != seat
+        view["players"][p.name]["icons"] = {} if hidden else {k: counted[k] for k in ICONS if counted[k]}
     if state.status == FINISHED:
         for p in state.ps:
             view["players"][p.name]["breakdown"] = breakdown(state.cards, p)

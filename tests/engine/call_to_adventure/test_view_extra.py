@@ -179,3 +179,27 @@ def test_card_lines_describe_prerequisites_effects_powers_and_scoring() -> None:
     assert lines["c-five"] == []
     assert view["cards"]["c-five"]["paths"][1]["virtue"] == 1
     assert view["cards"]["t-icon"]["paths"][0]["side"] == "only"
+
+
+def test_each_story_s_icons_are_counted_by_the_rules_without_an_unrevealed_destiny() -> None:
+    from collections import Counter
+
+    from engine.call_to_adventure.rules import icons
+
+    game_ = GAMES["call-to-adventure"]
+    state = game_.new_game(["ann", "bob"], {"first_game": True}, 4)
+    bot = game_.bots["heuristic"](3)
+    for _step in range(2000):
+        for viewer in state.players:
+            shown = game_.player_view(state, viewer)["players"]
+            for p in state.ps:
+                over = state.status == "finished"
+                assert Counter(shown[p.name]["icons"]) == +icons(state.cards, p, destiny=over)
+                if not over and p.destiny is not None:
+                    assert shown[p.name]["icons"] == dict(+icons(state.cards, p)), "the Destiny counts at the end"
+        waiting = game_.waiting_for(state)
+        if not waiting:
+            break
+        player = sorted(waiting)[0]
+        game_.apply(state, bot.choose(state, player))
+    assert state.status == "finished"
