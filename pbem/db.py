@@ -7,13 +7,13 @@ import fcntl
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g, has_app_context
-from sqlalchemy import Engine, event
+from sqlalchemy import CursorResult, Engine, Executable, event
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
 from werkzeug.routing import IntegerConverter
@@ -101,6 +101,13 @@ def get_session() -> Session:
         g.db_session = Session(get_engine())
     session: Session = g.db_session
     return session
+
+
+def rows(session: Session, statement: Executable, params: Mapping[str, Any] | None = None) -> CursorResult[Any]:
+    """Run a Core statement of plain columns in the session's transaction, without the ORM's work per
+    statement: the hot reads of a page. Pending changes are flushed first, as the session's own queries do."""
+    session.flush()
+    return session.connection().execute(statement, params)
 
 
 def _close_session(_exc: BaseException | None) -> None:

@@ -31,7 +31,7 @@ from engine.errors import FormatError, IllegalMove, OptionsError
 from engine.protocol import Decision, OptionField
 from engine.protocol import Game as Rules
 
-from . import i18n, links, timing, waits
+from . import db, i18n, links, timing, waits
 from .models import Game, MoveRecord, Seat, utcnow
 
 HUMAN = "human"
@@ -688,8 +688,8 @@ def log_events(*, session: Session, game_id: int, limit: int | None = None) -> l
     params: dict[str, int | None] = {"game_id": game_id, "limit": -1 if limit is None else limit}
     if limit is None and session.get_bind().dialect.name != "sqlite":
         params["limit"] = None  # PostgreSQL: LIMIT NULL is no limit (SQLite: LIMIT -1)
-    rows = session.execute(_EVENTS, params).scalars().all()
-    return [event for events in reversed(rows) for event in events]
+    found = db.rows(session, _EVENTS, params).scalars().all()
+    return [event for events in reversed(found) for event in events]
 
 
 def replay_game(*, session: Session, game_id: int) -> Any:

@@ -99,7 +99,8 @@ def _newstyle(catalog: Any) -> dict[str, Any]:
         found = texts(singular, plural, num)
         return (Markup(found) if context.eval_ctx.autoescape else found) % variables
 
-    return {"gettext": gettext, "ngettext": ngettext}
+    # ``_`` too: Jinja's own ``_`` only looks ``gettext`` up and calls it, one more call per text.
+    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
 
 
 def _select_locale() -> str:

@@ -129,7 +129,11 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         result=result,
         timing=timing.page_info(
-            game=game, seats=seats, me=seat, now=utcnow(), wait=waits.of_seat(session, game.id or 0, seat.position)
+            game=game,
+            seats=seats,
+            me=seat,
+            now=utcnow(),
+            wait=waits.deadline_of_seat(session, game.id or 0, seat.position),
         ),
     )
     if result is None:

@@ -8,9 +8,10 @@ from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, func
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
-from . import games
+from . import db, games
 from .models import Message, utcnow
 from .timing import utc
 
@@ -67,17 +68,20 @@ def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str 
     return message
 
 
-_SAID = select(Message).where(col(Message.game_id) == bindparam("game_id"), col(Message.hidden_at).is_(None))
-_SAID_SINCE = _SAID.where(col(Message.created_at) > bindparam("since")).order_by(col(Message.id))
-_SAID_LATEST = _SAID.order_by(col(Message.id).desc()).limit(SHOWN)
+_MESSAGES = Message.__table__  # type: ignore[attr-defined]
+_SAID = core_select(_MESSAGES.c.id, _MESSAGES.c.seat, _MESSAGES.c.text, _MESSAGES.c.created_at).where(
+    _MESSAGES.c.game_id == bindparam("game_id"), _MESSAGES.c.hidden_at.is_(None)
+)
+_SAID_SINCE = _SAID.where(_MESSAGES.c.created_at > bindparam("since")).order_by(_MESSAGES.c.id)
+_SAID_LATEST = _SAID.order_by(_MESSAGES.c.id.desc()).limit(SHOWN)
 
 
 def said(*, session: Session, game_id: int, names: dict[int, str], since: datetime | None = None) -> list[Said]:
     """What was said at a game and not hidden, oldest first: after ``since``, or the latest SHOWN."""
     if since is not None:
-        rows = list(session.exec(_SAID_SINCE, params={"game_id": game_id, "since": since}))
+        rows = db.rows(session, _SAID_SINCE, {"game_id": game_id, "since": since}).all()
     else:
-        rows = list(session.exec(_SAID_LATEST, params={"game_id": game_id}))[::-1]
+        rows = db.rows(session, _SAID_LATEST, {"game_id": game_id}).all()[::-1]
     return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow()) for r in rows]
 
 

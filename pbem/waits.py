@@ -16,12 +16,13 @@ from typing import Any
 
 from flask import current_app, has_app_context
 from sqlalchemy import bindparam
+from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
 from engine.protocol import Decision
 from engine.protocol import Game as Rules
 
-from . import timing
+from . import db, timing
 from .models import Game, Seat, Wait
 from .timing import utc
 
@@ -61,6 +62,17 @@ _OF_SEAT = select(Wait).where(col(Wait.game_id) == bindparam("game_id"), col(Wai
 def of_seat(session: Session, game_id: int, seat: int) -> Wait | None:
     """The seat's wait, or None if the game does not wait on it."""
     return session.exec(_OF_SEAT, params={"game_id": game_id, "seat": seat}).first()
+
+
+_WAITS = Wait.__table__  # type: ignore[attr-defined]
+_DEADLINE_OF_SEAT = core_select(_WAITS.c.seat, _WAITS.c.deadline_at).where(
+    _WAITS.c.game_id == bindparam("game_id"), _WAITS.c.seat == bindparam("seat")
+)
+
+
+def deadline_of_seat(session: Session, game_id: int, seat: int) -> Any:
+    """The seat's wait as a page shows it (``seat`` and ``deadline_at``, read only), or None."""
+    return db.rows(session, _DEADLINE_OF_SEAT, {"game_id": game_id, "seat": seat}).first()
 
 
 def summary(rows: Sequence[Wait]) -> dict[str, Any]:

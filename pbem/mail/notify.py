@@ -150,15 +150,15 @@ def _follow_up(
     deadline: datetime | None,
 ) -> None:
     rules = games.rules_of(game)
-    if before is not None:
+    # Most moves reach no milestone: ask once, then again in each reader's language only when some were reached.
+    if before is not None and rules.milestones(before.state, state):
         in_words: dict[str, list[Milestone]] = {}  # the milestones in each reader's language (titles are words)
         for seat in seats:
             if not reachable(seat):
                 continue
             lang = i18n.language(seat.language)
             if lang not in in_words:
-                with i18n.in_language(lang):
-                    in_words[lang] = games.rules_of(game).milestones(before.state, state)
+                in_words[lang] = rules.speaking(lang).milestones(before.state, state)
             for milestone in in_words[lang]:
                 if milestone.kind == "game_over" or milestone.number is None:
                     continue
