@@ -2,8 +2,9 @@
 
 Only what the app needs beyond gunicorn's defaults; the number of workers, binding and TLS stay on the command
 line. Threaded workers: a client that sends its request slowly holds one thread, not the whole worker (gunicorn's
-default sync worker serves one connection at a time, so two slow clients froze two workers). Put a buffering
-reverse proxy (nginx, see the README) in front as well: it reads whole requests before gunicorn sees them.
+default sync worker serves one connection at a time, so two slow clients froze two workers); the app itself runs
+for one request of a worker at a time (see ``post_worker_init``). Put a buffering reverse proxy (nginx, see the
+README) in front as well: it reads whole requests before gunicorn sees them.
 """
 
 import gc
@@ -40,12 +41,19 @@ def _freeze() -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """Freeze what the loaded app holds, so that the garbage collector stops scanning it.
+    """Let the worker's threads run the app one request at a time, then freeze what the loaded app holds.
 
-    A worker holds some 100,000 long-lived objects (SQLAlchemy, Jinja, the app). A full collection
-    scans them all and stops the request it falls in for 25-40 ms, which the slowest moves measured.
-    Frozen, they are left out of every collection; what requests create is still collected.
+    The threads still read slow requests side by side, but the app runs for one request at a time
+    (``pbem.web.gate``): threads of one process that compute at once fight over the interpreter lock,
+    and a move holding the database's write lock then waits behind page renders.
+
+    Frozen objects are left out of the garbage collector's scans: a worker holds some 100,000 long-lived
+    objects (SQLAlchemy, Jinja, the app), and a full collection scanning them all stops the request it
+    falls in for 25-40 ms, which the slowest moves measured. What requests create is still collected.
     """
+    from pbem.web.gate import Gate
+
+    worker.wsgi = Gate(worker.wsgi)
     _freeze()
 
 

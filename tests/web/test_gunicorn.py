@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import gc
 import runpy
+from collections.abc import Callable, Iterable
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import requests
 from flask import Flask
 
+from pbem.web.gate import Gate
 from tests.apps import GUNICORN_SETTINGS as SETTINGS
 from tests.apps import Table
+
+
+def _plain_app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+    start_response("200 OK", [])
+    return [b""]
 
 
 @pytest.mark.slow
@@ -32,11 +40,13 @@ def test_the_settings_freeze_a_worker_after_start_and_once_more_after_its_first_
 ) -> None:
     settings: dict[str, Any] = runpy.run_path(str(SETTINGS))
     before = gc.get_freeze_count()
+    worker = SimpleNamespace(wsgi=_plain_app)
     try:
-        settings["post_worker_init"](None)
+        settings["post_worker_init"](worker)
         assert gc.get_freeze_count() > before, "the loaded app is out of the collector's sight"
     finally:
         gc.unfreeze()
+    assert isinstance(worker.wsgi, Gate) and worker.wsgi.app is _plain_app, "the app runs one request at a time"
     calls: list[int] = []
     post_request = settings["post_request"]
     monkeypatch.setitem(post_request.__globals__, "_freeze", lambda: calls.append(1))

@@ -52,6 +52,44 @@ def test_slow_clients_do_not_delay_other_requests(production_server: str, table:
         thread.join(30)
 
 
+def _slow_upload(port: int, path: str, started: threading.Event, finished: threading.Event) -> None:
+    """A POST whose body arrives one byte every LINE_EVERY seconds, SLOW_LINES bytes in all."""
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+        head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        sock.sendall(f"{head}Content-Length: {SLOW_LINES}\r\nConnection: close\r\n\r\n".encode())
+        started.set()
+        for _ in range(SLOW_LINES):
+            time.sleep(LINE_EVERY)
+            sock.sendall(b"a")
+        finished.set()
+        sock.recv(1024)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_slow_uploads_do_not_delay_other_requests(production_server: str, table: Table, app: Flask) -> None:
+    """The app runs one request of a worker at a time (pbem.web.gate), but only once the request's body is in:
+    four slow uploads (both workers get some, most likely) hold threads, not the app."""
+    with app.test_request_context():
+        token = table.personal(0)
+    port = int(production_server.rsplit(":", 1)[1])
+    events = [(threading.Event(), threading.Event()) for _ in range(4)]
+    slow = [
+        threading.Thread(target=_slow_upload, args=(port, f"/play/{token}/say", *pair), daemon=True) for pair in events
+    ]
+    for thread in slow:
+        thread.start()
+    for started, _ in events:
+        assert started.wait(10)
+    time.sleep(2 * LINE_EVERY)
+    page = requests.get(f"{production_server}/play/{token}", timeout=60)
+    answered_first = not any(finished.is_set() for _, finished in events)
+    assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
+    assert answered_first, "the page waited for the slow uploads to finish"
+    for thread in slow:
+        thread.join(30)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_production_responses_carry_hsts_and_no_server_banner(production_server: str, table: Table, app: Flask) -> None:
