@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -27,22 +28,34 @@ class Gate:
     def __init__(self, app: WsgiApp, max_body: int = MAX_BODY) -> None:
         self.app = app
         self.max_body = max_body
-        self._turns = threading.Condition()
-        self._issued = 0  # tickets handed out
-        self._serving = 0  # the ticket whose request runs now: first come, first served
+        self._mutex = threading.Lock()
+        self._busy = False
+        self._waiting: deque[threading.Lock] = deque()  # one held lock per waiting request, oldest first
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         self._read_body(environ)
-        with self._turns:
-            ticket = self._issued
-            self._issued += 1
-            self._turns.wait_for(lambda: self._serving == ticket)
+        self._enter()
         try:
             return self.app(environ, start_response)
         finally:
-            with self._turns:
-                self._serving += 1
-                self._turns.notify_all()
+            self._leave()
+
+    def _enter(self) -> None:
+        with self._mutex:
+            if not self._busy:
+                self._busy = True
+                return
+            turn = threading.Lock()
+            turn.acquire()
+            self._waiting.append(turn)
+        turn.acquire()  # released by _leave when this request's turn comes: the gate passes to it, still busy
+
+    def _leave(self) -> None:
+        with self._mutex:
+            if self._waiting:
+                self._waiting.popleft().release()  # wakes only the oldest waiter
+            else:
+                self._busy = False
 
     def _read_body(self, environ: dict[str, Any]) -> None:
         """Replace ``wsgi.input`` by the body read whole: the declared length, when it is no larger than
