@@ -6,6 +6,8 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import requests
@@ -31,27 +33,6 @@ def _slow_client(port: int, started: threading.Event, finished: threading.Event)
         sock.recv(1024)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-def test_slow_clients_do_not_delay_other_requests(production_server: str, table: Table, app: Flask) -> None:
-    with app.test_request_context():
-        token = table.personal(0)
-    port = int(production_server.rsplit(":", 1)[1])
-    events = [(threading.Event(), threading.Event()) for _ in range(2)]
-    slow = [threading.Thread(target=_slow_client, args=(port, *pair), daemon=True) for pair in events]
-    for thread in slow:
-        thread.start()
-    for started, _ in events:
-        assert started.wait(10)
-    time.sleep(2 * LINE_EVERY)  # both are being read by now: with sync workers, each holds one of the two
-    page = requests.get(f"{production_server}/play/{token}", timeout=60)
-    answered_first = not any(finished.is_set() for _, finished in events)
-    assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
-    assert answered_first, "the page waited for the slow clients to finish their requests"
-    for thread in slow:
-        thread.join(30)
-
-
 def _slow_upload(port: int, path: str, started: threading.Event, finished: threading.Event) -> None:
     """A POST whose body arrives one byte every LINE_EVERY seconds, SLOW_LINES bytes in all."""
     with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
@@ -65,6 +46,33 @@ def _slow_upload(port: int, path: str, started: threading.Event, finished: threa
         sock.recv(1024)
 
 
+def _page_answered_during(server: str, token: str, clients: int, slow: Callable[..., None], *args: Any) -> bool:
+    """Start ``clients`` slow clients (``slow(port, *args, started, finished)``), then get the seat's page: True
+    when it came before any slow client had finished sending."""
+    port = int(server.rsplit(":", 1)[1])
+    events = [(threading.Event(), threading.Event()) for _ in range(clients)]
+    threads = [threading.Thread(target=slow, args=(port, *args, *pair), daemon=True) for pair in events]
+    for thread in threads:
+        thread.start()
+    for started, _ in events:
+        assert started.wait(10)
+    time.sleep(2 * LINE_EVERY)  # all are being read by now: with sync workers, each would hold a worker
+    page = requests.get(f"{server}/play/{token}", timeout=60)
+    answered_first = not any(finished.is_set() for _, finished in events)
+    assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
+    for thread in threads:
+        thread.join(30)
+    return answered_first
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_slow_clients_do_not_delay_other_requests(production_server: str, table: Table, app: Flask) -> None:
+    with app.test_request_context():
+        token = table.personal(0)
+    assert _page_answered_during(production_server, token, 2, _slow_client), "the page waited for the slow clients"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_slow_uploads_do_not_delay_other_requests(production_server: str, table: Table, app: Flask) -> None:
@@ -72,22 +80,8 @@ def test_slow_uploads_do_not_delay_other_requests(production_server: str, table:
     four slow uploads (both workers get some, most likely) hold threads, not the app."""
     with app.test_request_context():
         token = table.personal(0)
-    port = int(production_server.rsplit(":", 1)[1])
-    events = [(threading.Event(), threading.Event()) for _ in range(4)]
-    slow = [
-        threading.Thread(target=_slow_upload, args=(port, f"/play/{token}/say", *pair), daemon=True) for pair in events
-    ]
-    for thread in slow:
-        thread.start()
-    for started, _ in events:
-        assert started.wait(10)
-    time.sleep(2 * LINE_EVERY)
-    page = requests.get(f"{production_server}/play/{token}", timeout=60)
-    answered_first = not any(finished.is_set() for _, finished in events)
-    assert page.status_code == 200 and "you are <strong><bdi>ann</bdi></strong>" in page.text
-    assert answered_first, "the page waited for the slow uploads to finish"
-    for thread in slow:
-        thread.join(30)
+    answered = _page_answered_during(production_server, token, 4, _slow_upload, f"/play/{token}/say")
+    assert answered, "the page waited for the slow uploads to finish"
 
 
 @pytest.mark.slow
