@@ -676,7 +676,7 @@ def print_reports(reports: list[Report], args: argparse.Namespace) -> None:
     print()
     print(
         f"Load: {args.players} players, each playing its own games of {args.game}; "
-        f"gunicorn -c config/gunicorn.conf.py (gthread, one request at a time per worker) -w {args.workers} "
+        f"gunicorn -c config/gunicorn.conf.py -w {args.workers} "
         f"{args.gunicorn_args + ' ' if args.gunicorn_args else ''}{args.app}; {os.cpu_count()} CPUs"
     )
     print(f"{args.finished} finished games seeded per database; a move = one confirmed POST (303), timed alone")
