@@ -39,7 +39,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     db.init_app(app)
     csrf.init_app(app)
-    login_manager.init_app(app)
+    # The organiser is loaded for admin pages only (pbem.web.admin): loading it on a player's page would make
+    # flask-login's session protection rewrite the session cookie on every page.
+    login_manager.init_app(app, add_context_processor=False)
     # One limiter per app (tests build many apps in one process); storage from RATELIMIT_STORAGE_URI.
     app.extensions["pbem_limiter"] = Limiter(get_remote_address, app=app, auto_check=False)
 

@@ -94,6 +94,12 @@ def actor() -> admin.Actor:
     return found
 
 
+@bp.context_processor
+def _organiser() -> dict[str, Any]:
+    """``current_user`` for the admin templates, loaded only when one of them asks."""
+    return {"current_user": current_user}
+
+
 @bp.before_request
 def _require_login() -> BaseResponse | None:
     """Every admin page needs a login that is younger than ADMIN_SESSION_HOURS (except the login page itself)."""

@@ -140,3 +140,11 @@ def test_session_cookie_flags_in_development(client: FlaskClient, table: Table) 
     assert "HttpOnly" in cookie
     assert "SameSite=Lax" in cookie
     assert "Secure" not in cookie
+
+
+def test_a_players_page_leaves_the_session_cookie_alone(client: FlaskClient, table: Table) -> None:
+    """Only the first page sets the cookie (its CSRF secret); later pages neither re-sign it nor clear others."""
+    page = f"/play/{table.personal(0)}"
+    assert client.get(page).headers.getlist("Set-Cookie")
+    for _ in range(2):
+        assert client.get(page).headers.getlist("Set-Cookie") == []
