@@ -32,7 +32,7 @@ from engine.protocol import Decision, OptionField
 from engine.protocol import Game as Rules
 
 from . import db, i18n, links, timing, waits
-from .models import Game, MoveRecord, Seat, utcnow
+from .models import Game, MoveRecord, Record, Seat, SeatRecord, utcnow
 
 HUMAN = "human"
 MAX_GAME_NAME = 80
@@ -761,13 +761,33 @@ def link_seat(*, session: Session, link: links.Link) -> LinkSeat:
     return LinkSeat(row.game, row.name, row.language, row.timezone)
 
 
+_GAME_RECORD = core_select(_GAMES).where(_GAMES.c.id == bindparam("game_id"))
+_SEAT_RECORDS = (
+    core_select(_SEAT_ROWS).where(_SEAT_ROWS.c.game_id == bindparam("game_id")).order_by(_SEAT_ROWS.c.position)
+)
+
+
+def read_seat(*, session: Session, link: links.Link) -> tuple[Record, list[SeatRecord], SeatRecord]:
+    """``find_seat`` for a page, which only shows them: the rows as records, without the ORM's work per row."""
+    found = db.rows(session, _GAME_RECORD, {"game_id": link.game_id}).first()
+    if found is None:
+        raise GameNotFound(_("there is no game %(id)s", id=link.game_id))
+    seats = [SeatRecord(**row._mapping) for row in db.rows(session, _SEAT_RECORDS, {"game_id": link.game_id})]
+    return Record(**found._mapping), seats, _seat_of(link, seats)
+
+
 def find_seat(*, session: Session, link: links.Link) -> tuple[Game, list[Seat], Seat]:
     """The game, its seats and the seat of a verified link; raise LinkInvalid, GameNotFound, LinkRevoked."""
     game = get_game(session=session, game_id=link.game_id)
     seats = seats_of(session=session, game_id=link.game_id)
+    return game, seats, _seat_of(link, seats)
+
+
+def _seat_of(link: links.Link, seats: Sequence[Any]) -> Any:
+    """The link's seat among the game's seats: raise LinkInvalid (no such seat) or LinkRevoked (an old nonce)."""
     if not 0 <= link.seat < len(seats):
         raise links.LinkInvalid
     seat = seats[link.seat]
     if link.nonce_tag != links.nonce_tag(seat.nonce):
         raise LinkRevoked(_("This link was replaced by a newer one. Use the link in your latest email."))
-    return game, seats, seat
+    return seat

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, String, Text, UniqueConstraint
@@ -23,6 +24,25 @@ def _ts(**kw: Any) -> Any:
 
 def _when(**kw: Any) -> Any:
     return Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True, **kw))
+
+
+def is_bot_kind(kind: str) -> bool:
+    """True for a seat kind that is a bot ("human" is the one that is not)."""
+    return kind != "human"
+
+
+class Record(SimpleNamespace):
+    """A row read only to be shown (a page): its columns as attributes, without the ORM's work per row. Changing
+    it changes nothing stored."""
+
+
+class SeatRecord(Record):
+    """A ``Seat`` row read only to be shown."""
+
+    @property
+    def is_bot(self) -> bool:
+        """True if a bot plays this seat."""
+        return is_bot_kind(self.kind)
 
 
 class Game(SQLModel, table=True):
@@ -93,7 +113,7 @@ class Seat(SQLModel, table=True):
     @property
     def is_bot(self) -> bool:
         """True if a bot plays this seat."""
-        return self.kind != "human"
+        return is_bot_kind(self.kind)
 
 
 class Wait(SQLModel, table=True):

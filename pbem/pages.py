@@ -22,7 +22,7 @@ from engine.protocol import Game as Rules
 
 from . import games, i18n, links, talk, timing, waits
 from .mail import compose
-from .models import Game, OutboxEmail, Seat, utcnow
+from .models import Game, OutboxEmail, Record, Seat, SeatRecord, utcnow
 
 LOG_LINES = 40
 COMMITMENT = re.compile(r"\b[0-9a-f]{64}\b")
@@ -43,9 +43,9 @@ class Choices:
 class SeatPage:
     """Everything the player's page renders, computed through the game's protocol."""
 
-    game: Game
-    seats: list[Seat]
-    seat: Seat
+    game: Record
+    seats: list[SeatRecord]
+    seat: SeatRecord
     rules: Rules
     state: Any
     view: dict[str, Any]
@@ -77,7 +77,7 @@ class SeatPage:
     @property
     def key(self) -> str:
         """The game's key: its templates are under ``templates/games/<key>/``."""
-        return self.game.game
+        return str(self.game.game)
 
     @property
     def finished(self) -> bool:
@@ -96,9 +96,14 @@ def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Sea
     request, the rest of it speaks the seat's language, with times on the seat's clock."""
     link = links.read(token)
     game, seats, seat = games.find_seat(session=session, link=link)
+    _speak(seat)
+    return link, game, seats, seat
+
+
+def _speak(seat: Seat | SeatRecord) -> None:
+    """In a request, the rest of it speaks the seat's language, with times on the seat's clock."""
     if has_request_context():
         i18n.use(seat.language, seat.timezone)
-    return link, game, seats, seat
 
 
 def personal_token_of(*, session: Session, link: links.Link) -> str:
@@ -109,8 +114,10 @@ def personal_token_of(*, session: Session, link: links.Link) -> str:
 
 def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES) -> SeatPage:
     """The page for a personal or move link (a GET: reads only); ``log_lines`` moves of the log, or all."""
-    link, game, seats, seat = resolve(session=session, token=token)
-    rules = games.rules_of(game)
+    link = links.read(token)
+    game, seats, seat = games.read_seat(session=session, link=link)
+    _speak(seat)
+    rules = games.rules_of(game.game)
     state = rules.from_json(game.state)
     events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
     view = rules.player_view(state, seat.name, log=events)

@@ -73,31 +73,12 @@ def make_move(token: str) -> Any:
     except (links.LinkInvalid, links.LinkExpired) as exc:
         return link_error(exc)
     try:
-        seat = games.link_seat(session=db.get_session(), link=link)
-        i18n.use(seat.language, seat.timezone)
-        rules = games.rules_of(seat.game)
-    except (links.LinkInvalid, games.ServiceError) as exc:
-        return link_error(exc)
-    if link.purpose == links.MOVE:
-        move, decision, source = dict(link.move or {}), link.decision, "link"
-    else:
-        texts = _form_texts()
-        if texts is None:
-            return error_page(400, _("The form did not name exactly one move."))
-        decision, source = _form_decision(), "page"
-        try:
-            move = _typed(rules, seat.name, texts)
-        except FormatError as exc:
-            return error_page(400, str(exc), _("That move is not allowed"))
-    if decision is None and not _standing(rules, seat.name, move):
-        return error_page(400, _("The form did not say which decision it was made for. Reload the page."))
-    message = request.form.get("say", "")
-    if len(request.form.getlist("say")) > 1 or len(message) > MAX_VALUE:
-        return error_page(400, _("The form did not send one message."))
-    message = message if message.strip() else ""
-    db.drop_session()  # the read is done: its connection goes back to the pool before the write takes one
-    try:
+        # One transaction reads the seat, checks the form and makes the move: a refused form rolls it back.
         with db.write_session() as session:
+            seat = games.link_seat(session=session, link=link)
+            i18n.use(seat.language, seat.timezone)
+            rules = games.rules_of(seat.game)
+            move, decision, source, message = _the_move(link, rules, seat.name)
             outcome = flows.apply_move(
                 session=session,
                 game_id=link.game_id,
@@ -109,6 +90,10 @@ def make_move(token: str) -> Any:
                 message=message,
             )
             nonce = outcome.seats[link.seat].nonce
+    except _Refused as refused:
+        return refused.page
+    except (links.LinkInvalid, games.GameNotFound) as exc:
+        return link_error(exc)
     except games.AlreadyPlayed:
         made = pages.already_played(session=db.get_session(), link=link, decision=decision)
         text = _("Already played. %(made)s Here is the game as it is now.", made=made)
@@ -128,6 +113,36 @@ def make_move(token: str) -> Any:
         return error_page(exc.status, f"{rule}{exc.message}", _("That move is not allowed"))
     flash(_("Done: %(move)s.", move=_done_label(rules, outcome, seat.name, move)), "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
+
+
+class _Refused(Exception):
+    """A form refused before its move was tried: the error page to answer (the transaction is rolled back)."""
+
+    def __init__(self, page: Any) -> None:
+        super().__init__()
+        self.page = page
+
+
+def _the_move(link: links.Link, rules: Rules, player: str) -> tuple[dict[str, Any], str | None, str, str]:
+    """The move, decision, source and message a request asks for: the link's own move, or a page's form
+    (raise _Refused for a form no page sends or a move the game cannot read)."""
+    if link.purpose == links.MOVE:
+        move, decision, source = dict(link.move or {}), link.decision, "link"
+    else:
+        texts = _form_texts()
+        if texts is None:
+            raise _Refused(error_page(400, _("The form did not name exactly one move.")))
+        decision, source = _form_decision(), "page"
+        try:
+            move = _typed(rules, player, texts)
+        except FormatError as exc:
+            raise _Refused(error_page(400, str(exc), _("That move is not allowed"))) from None
+    if decision is None and not _standing(rules, player, move):
+        raise _Refused(error_page(400, _("The form did not say which decision it was made for. Reload the page.")))
+    message = request.form.get("say", "")
+    if len(request.form.getlist("say")) > 1 or len(message) > MAX_VALUE:
+        raise _Refused(error_page(400, _("The form did not send one message.")))
+    return move, decision, source, message if message.strip() else ""
 
 
 def _done_label(rules: Rules, outcome: games.MoveOutcome, player: str, move: dict[str, Any]) -> str:
