@@ -24,6 +24,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder="static",
     )
+    app.jinja_environment = i18n.TranslatingEnvironment  # before the first use of app.jinja_env
     config.load(app, test_config)
     hops = app.config["PROXY_FIX"]
     if hops:

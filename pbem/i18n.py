@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, tzinfo
@@ -23,9 +24,14 @@ from babel.dates import format_date, format_datetime
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations
-from flask import Flask, g, has_request_context, request
+from flask import Flask, g, has_app_context, has_request_context, request
+from flask.sansio.app import App
+from flask.templating import Environment as FlaskEnvironment
 from flask_babel import Babel, force_locale, get_domain, get_locale, refresh
-from jinja2 import pass_context
+from jinja2 import BaseLoader, Template, pass_context, pass_eval_context
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
+from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from markupsafe import Markup
 
@@ -68,6 +74,7 @@ def init_app(app: Flask) -> None:
         lambda singular, plural, n: translations().ungettext(singular, plural, n),
         newstyle=True,
     )
+    app.jinja_env.filters[VALUES_FILTER] = with_values
     app.jinja_env.globals["languages"] = NAMES
     app.jinja_env.globals["current_language"] = current
     app.context_processor(_bound_gettext)
@@ -155,6 +162,157 @@ def in_language(lang: str | None) -> Iterator[None]:
     """Speak ``lang`` inside the block (needs an app context: ``force_locale`` does nothing without one)."""
     with force_locale(language(lang)):
         yield
+
+
+def catalog(lang: str) -> Any:
+    """The catalog of ``lang`` (none outside an app context)."""
+    with force_locale(language(lang)):
+        return translations()
+
+
+# -------------------------------------------------------------------------------------------- templates
+
+GETTEXT_NAMES = ("_", "gettext")
+TEMPLATE_CACHE = 2000
+"""Compiled templates kept (Jinja's default is 400): every template in every language, for a few games."""
+
+
+class TranslatingEnvironment(FlaskEnvironment):
+    """Flask's Jinja environment, with every template compiled once per language: ``_('…')`` is compiled
+    already translated (a page has some forty, each otherwise a catalog lookup at every render), its values,
+    if any, filled in as the page renders. ``ngettext`` (a plural depends on its number) and ``{% trans %}``
+    blocks are still translated as the page renders.
+
+    A template is looked up in the language spoken now (``current``), and what it includes or imports in the
+    same language. The languages' templates share this environment's loader and cache, so changing either
+    (``cache.clear()`` after a new loader) reaches them all.
+    """
+
+    language: str | None = None
+    """The language of an environment's templates (None: the one that hands each lookup to its language)."""
+
+    def __init__(self, app: App, **options: Any) -> None:
+        options.setdefault("cache_size", TEMPLATE_CACHE)
+        super().__init__(app, **options)
+
+    def speaking(self, lang: str) -> TranslatingEnvironment:
+        """The environment of the templates in ``lang``, made once."""
+        table: dict[str, TranslatingEnvironment] | None = self.__dict__.get("_pbem_languages")
+        if table is None or self.__dict__.get("_pbem_languages_of") is not self:
+            table = {}
+            self.__dict__["_pbem_languages"], self.__dict__["_pbem_languages_of"] = table, self
+        found = table.get(lang)
+        if found is None:
+            found = self.overlay(cache_size=0, extensions=[ConstantTexts])
+            found.language = lang
+            found.loader = _Follow(self)
+            found.cache = self.cache
+            table[lang] = found
+        return found
+
+    def _load_template(self, name: str, globals: MutableMapping[str, Any] | None) -> Template:
+        if self.language is None:
+            return self.speaking(current())._load_template(name, globals)
+        linked = self.linked_to
+        if linked is not None:
+            self.auto_reload = linked.auto_reload
+        return super()._load_template(name, globals)
+
+
+class _Follow(BaseLoader):
+    """A language's loader: the source from its parent environment's loader as that loader is now. Its own
+    identity keeps the language's templates apart from the others' in the shared cache."""
+
+    def __init__(self, parent: TranslatingEnvironment) -> None:
+        self._parent = weakref.ref(parent)
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        parent = self._parent()
+        if parent is None or parent.loader is None:
+            raise RuntimeError("the templates' environment is gone")
+        return parent.loader.get_source(environment, template)
+
+    def list_templates(self) -> list[str]:
+        parent = self._parent()
+        return [] if parent is None or parent.loader is None else parent.loader.list_templates()
+
+
+class ConstantTexts(Extension):
+    """Compile ``_('text')`` and ``gettext('text')`` (a string and nothing else) as the text translated into
+    the environment's language: what new-style gettext returns for it (``%%`` read as ``%``; Markup where the
+    template escapes). ``_('text', name=value, …)`` becomes the translated text with the values filled in
+    (the ``pbem_values`` filter), as gettext would fill them, without the lookup."""
+
+    def filter_stream(self, stream: TokenStream) -> Iterable[Token]:
+        lang = getattr(self.environment, "language", None)
+        if lang is None or not has_app_context():
+            return stream
+        texts = catalog(lang)
+        autoescape = self.environment.autoescape
+        escaping = bool(autoescape(stream.name) if callable(autoescape) else autoescape)
+        tokens = list(stream)
+        out: list[Token] = []
+        i = 0
+        while i < len(tokens):
+            call = _gettext_call(tokens, i)
+            if call is None:
+                out.append(tokens[i])
+                i += 1
+                continue
+            line, message = tokens[i].lineno, tokens[i + 2].value
+            if call == i + 3:  # no values
+                try:
+                    text = str(texts.ugettext(message) % {})
+                except (TypeError, ValueError, KeyError):  # it needs values: left to the render, which fails as before
+                    out.append(tokens[i])
+                    i += 1
+                    continue
+                out += [Token(line, "lparen", "("), Token(line, "string", text)]
+                out += [Token(line, "pipe", "|"), Token(line, "name", "safe")] if escaping else []
+                out.append(Token(line, "rparen", ")"))
+            else:
+                out += [Token(line, "lparen", "("), Token(line, "string", str(texts.ugettext(message)))]
+                out += [Token(line, "pipe", "|"), Token(line, "name", VALUES_FILTER), Token(line, "lparen", "(")]
+                out += tokens[i + 4 : call + 1]  # name=value, … and the call's closing parenthesis
+                out.append(Token(line, "rparen", ")"))
+            i = call + 1
+        return out
+
+
+VALUES_FILTER = "pbem_values"
+
+
+@pass_eval_context
+def with_values(eval_ctx: EvalContext, text: str, /, **variables: Any) -> str:
+    """A translated text compiled into a template, with its values filled in as new-style gettext fills them."""
+    return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+
+def _gettext_call(tokens: list[Token], i: int) -> int | None:
+    """Where a gettext call on one string, alone or with ``name=value`` arguments, that starts at ``tokens[i]``
+    ends (the index of its closing parenthesis), else None."""
+    if i + 3 >= len(tokens) or tokens[i].type != "name" or tokens[i].value not in GETTEXT_NAMES:
+        return None
+    if (i and tokens[i - 1].type == "dot") or (tokens[i + 1].type, tokens[i + 2].type) != ("lparen", "string"):
+        return None
+    if tokens[i + 3].type == "rparen":
+        return i + 3
+    if tokens[i + 3].type != "comma" or i + 5 >= len(tokens):
+        return None
+    if (tokens[i + 4].type, tokens[i + 5].type) != ("name", "assign"):
+        return None
+    depth = 1
+    for j in range(i + 4, len(tokens)):
+        kind = tokens[j].type
+        if kind == "lparen":
+            depth += 1
+        elif kind == "rparen":
+            depth -= 1
+            if depth == 0:
+                return j
+        elif kind in ("variable_end", "block_end"):
+            return None
+    return None
 
 
 # ------------------------------------------------------------------------------------------------ dates
