@@ -197,11 +197,12 @@ class TranslatingEnvironment(FlaskEnvironment):
 
     def speaking(self, lang: str) -> TranslatingEnvironment:
         """The environment of the templates in ``lang``, made once."""
-        table: dict[str, TranslatingEnvironment] | None = self.__dict__.get("_pbem_languages")
-        if table is None or self.__dict__.get("_pbem_languages_of") is not self:
+        # (owner, table): an overlay copies its parent's attributes, this one included, but needs its own table
+        owner, table = self.__dict__.get("_pbem_languages", (None, {}))
+        if owner is not self:
             table = {}
-            self.__dict__["_pbem_languages"], self.__dict__["_pbem_languages_of"] = table, self
-        found = table.get(lang)
+            self.__dict__["_pbem_languages"] = (self, table)
+        found: TranslatingEnvironment | None = table.get(lang)
         if found is None:
             found = self.overlay(cache_size=0, extensions=[ConstantTexts])
             found.language = lang
