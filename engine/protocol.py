@@ -198,6 +198,14 @@ class Game(Protocol):
         language, cached): the server asks for it on every request, in the reader's language."""
         ...
 
+    def for_options(self, options: Mapping[str, Any]) -> Game:
+        """The same game, in the same language, for the words of one game played with ``options`` (as
+        ``parse_options`` gave them): where those words depend on the options (Call to Adventure names the cards
+        of the game's own card set), ``describe``, ``narrate`` and ``describe_move`` take them from there. Rules,
+        states and moves are shared; a game whose words never depend on its options returns itself. Cheap, and
+        never raising: the server asks for it on every request, with the stored options of the game shown."""
+        ...
+
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """Check options (a record's or a form's) for these players: the options with defaults resolved, or
         ``OptionsError`` with a message per option."""

@@ -163,16 +163,18 @@ class MoveOutcome:
         return rules_of(self.game)
 
 
-def rules_of(game: Game | str) -> Rules:
+def rules_of(game: Game | Record | str) -> Rules:
     """The rules of a stored game (or of a game key), from ``engine.GAMES``, speaking the current language
     (``i18n.current()``: a seat's language in its views and emails): every text of the game, such as its events,
-    choices and options, is in that language. Every text of a game that a page or an email shows comes from here."""
+    choices and options, is in that language, and a stored game's own words (the cards of its own card set) come
+    from its options. Every text of a game that a page or an email shows comes from here."""
     key = game if isinstance(game, str) else game.game
     try:
         found = engine.GAMES[key]
     except KeyError:
         raise GameNotFound(_("this server does not know the game %(key)r", key=key)) from None
-    return found.speaking(i18n.current())
+    speaking = found.speaking(i18n.current())
+    return speaking if isinstance(game, str) else speaking.for_options(game.options)
 
 
 def seat_kinds(rules: Rules) -> tuple[str, ...]:

@@ -117,7 +117,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
     link = links.read(token)
     game, seats, seat = games.read_seat(session=session, link=link)
     _speak(seat)
-    rules = games.rules_of(game.game)
+    rules = games.rules_of(game)
     state = rules.from_json(game.state)
     events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
     view = rules.player_view(state, seat.name, log=events)

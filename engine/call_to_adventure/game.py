@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from ..errors import FormatError, OptionsError
 from ..protocol import (
@@ -246,21 +246,48 @@ class CallToAdventure:
     max_players = 4
     bots: Mapping[str, Callable[[int], Bot]] = {"heuristic": _heuristic_bot, "random": _random_bot}
 
-    def __init__(self, words_: Words = EN, family: dict[str, CallToAdventure] | None = None) -> None:
-        """The game speaking ``words_``; ``family`` is the same game in the other languages (by code)."""
+    def __init__(
+        self, words_: Words = EN, family: dict[str, CallToAdventure] | None = None, named: _Named | None = None
+    ) -> None:
+        """The game speaking ``words_``; ``family`` is the same game in the other languages (by code); ``named``
+        the card set whose names its words use (the starter set when None)."""
         self.words = words_
         self.lang = words_.lang
         self.option_fields: Sequence[OptionField] = _option_fields(words_)
         self._family: dict[str, CallToAdventure] = {} if family is None else family
         self._family.setdefault(self.lang, self)
+        self._named = named
+        self._cards = packaged_set() if named is None else _named_set(named)
 
     def speaking(self, lang: str) -> CallToAdventure:
-        """The same game in ``lang`` (English for any language it does not speak yet), one object per language."""
+        """The same game in ``lang`` (English for any language it does not speak yet), one object per language,
+        naming the cards of the same set."""
         words_ = LANGUAGES.get(lang, EN)
+        if self._named is not None:
+            return _naming(words_.lang, self._named)
         found = self._family.get(words_.lang)
         if found is None:
             found = CallToAdventure(words_, self._family)
         return found
+
+    def for_options(self, options: Mapping[str, Any]) -> CallToAdventure:
+        """The same game in the same language, naming the cards of the set a game was created with (its own
+        card-set file, or a packaged set) in ``describe``, ``narrate`` and ``describe_move``; the starter set's
+        game is the one in ``GAMES``. Options whose set cannot be read (no stored game has such) give that one."""
+        chosen = options.get("card_set", "starter") if isinstance(options, Mapping) else "starter"
+        named: _Named | None = None
+        if isinstance(chosen, Mapping):
+            source, text = chosen.get("source"), chosen.get("text")
+            if isinstance(source, str) and isinstance(text, str):
+                named = (source, text)
+        elif isinstance(chosen, str) and chosen in PACKAGED and chosen != "starter":
+            named = chosen
+        if named is not None:
+            try:
+                return _naming(self.lang, named)
+            except FormatError:
+                pass
+        return GAME.speaking(self.lang)
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """The options of a record or a form (A2), checked for these players, defaults resolved."""
@@ -401,8 +428,8 @@ class CallToAdventure:
         return {}
 
     def describe(self, event: Event, viewer: str | None) -> str:
-        """One event in plain words (card names from the starter set)."""
-        return view.describe(event, viewer, packaged_set(), self.words)
+        """One event in plain words (card names from the set of ``for_options``, the starter set by default)."""
+        return view.describe(event, viewer, self._cards, self.words)
 
     def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
         """Logged moves in plain words, one sentence per event, with the notes in their place by time."""
@@ -433,7 +460,7 @@ class CallToAdventure:
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
-        return view.describe_move(move, packaged_set(), self.words)
+        return view.describe_move(move, self._cards, self.words)
 
     def record(self, start: State, moves: Sequence[Move]) -> dict[str, Any]:
         """The ``call-to-adventure/1`` record of a game started as ``start``."""
@@ -504,6 +531,20 @@ def _card_set(given: Mapping[str, Any]) -> CardSet:
 @lru_cache(maxsize=8)
 def _parsed(text: str, source: str) -> CardSet:
     return parse(text, source)
+
+
+_Named: TypeAlias = str | tuple[str, str]
+"""A card set that names cards: a packaged set's name, or a card-set file's (source, text)."""
+
+
+def _named_set(named: _Named) -> CardSet:
+    return packaged_set(named) if isinstance(named, str) else _parsed(named[1], named[0])
+
+
+@lru_cache(maxsize=32)
+def _naming(lang: str, named: _Named) -> CallToAdventure:
+    """The game in ``lang`` naming the cards of ``named``, one object per language and set (``CardSetError``)."""
+    return CallToAdventure(LANGUAGES.get(lang, EN), None, named)
 
 
 GAME: Final = CallToAdventure()

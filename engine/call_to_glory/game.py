@@ -146,6 +146,10 @@ class CallToGlory:
             found = CallToGlory(words_, self._family)
         return found
 
+    def for_options(self, options: Mapping[str, Any]) -> CallToGlory:
+        """This game itself: its words do not depend on a game's options."""
+        return self
+
     # Rules -----------------------------------------------------------------------------------------
 
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:

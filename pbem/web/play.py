@@ -90,6 +90,7 @@ def make_move(token: str) -> Any:
                 message=message,
             )
             nonce = outcome.seats[link.seat].nonce
+            rules = outcome.rules  # read while the game is loaded: its options may name what the move did
     except _Refused as refused:
         return refused.page
     except (links.LinkInvalid, games.GameNotFound) as exc:
@@ -101,9 +102,10 @@ def make_move(token: str) -> Any:
         personal = token if link.purpose == links.PERSONAL else None
         return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
     except talk.TooChatty as exc:
-        return _refused(429, exc.message, rules.describe_move(move), [("Retry-After", str(exc.retry_after))])
+        label = _move_label(link, rules, move)
+        return _refused(429, exc.message, label, [("Retry-After", str(exc.retry_after))])
     except talk.BadMessage as exc:
-        return _refused(400, exc.message, rules.describe_move(move))
+        return _refused(400, exc.message, _move_label(link, rules, move))
     except games.LinkRevoked as exc:
         return link_error(exc)
     except games.TooManyChanges as exc:
@@ -149,6 +151,15 @@ def _done_label(rules: Rules, outcome: games.MoveOutcome, player: str, move: dic
     """What was done, in the words of the button that offered it (the engine's plain words otherwise)."""
     offered = pages.choices_for(rules, outcome.before.state, player) if outcome.before is not None else None
     return pages.choice_label(offered, move) or rules.describe_move(move)
+
+
+def _move_label(link: links.Link, rules: Rules, move: dict[str, Any]) -> str:
+    """A move not made, in the words of its game (whose options may name its cards; ``rules`` when it is gone)."""
+    try:
+        game = games.get_game(session=db.get_session(), game_id=link.game_id)
+    except games.GameNotFound:
+        return rules.describe_move(move)
+    return games.rules_of(game).describe_move(move)
 
 
 def _refused(

@@ -282,8 +282,8 @@ def _words_of(group: Any) -> list[str]:
 
 @pytest.mark.parametrize(("key", "lang", "players", "options"), _language_cases())
 def test_every_text_in_every_language(key: str, lang: str, players: list[str], options: dict[str, Any]) -> None:
-    """``speaking(lang)``: the same game (states, moves and choices shared), every text a non-empty str in
-    ``lang`` (for a game with words in that language, no English game word shows through)."""
+    """``speaking(lang)`` (and ``for_options``): the same game (states, moves and choices shared), every text a
+    non-empty str in ``lang`` (for a game with words in that language, no English game word shows through)."""
     english = engine.GAMES[key]
     game = english.speaking(lang)
     assert game.speaking(lang) is game and english.speaking(lang) is game, "one object per language"
@@ -295,6 +295,8 @@ def test_every_text_in_every_language(key: str, lang: str, players: list[str], o
     rng = random.Random(f"{key}{lang}{len(players)}{sorted(options.items())}")
     texts = _texts_of_options(game, players)
     options = game.parse_options(options, players)
+    game = game.for_options(options)  # the words of one game: what its options name
+    assert (game.key, game.lang) == (english.key, english.speaking(lang).lang), "the same game, in the same language"
     state = game.new_game(players, options, seed=rng.randrange(10**9))
     before = game.clone(state)
     log: list[dict[str, Any]] = []

@@ -111,6 +111,10 @@ class PickANumber:
         """This game itself, for any ``lang``: its texts are English in every language for now."""
         return self
 
+    def for_options(self, options: Mapping[str, Any]) -> Self:
+        """This game itself: its words do not depend on a game's options."""
+        return self
+
     def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
         """``rounds`` 1-3 (default 2) and ``highest`` 3-9 (default 5)."""
         if not isinstance(data, Mapping):

@@ -8,8 +8,11 @@ from typing import Any, ClassVar
 
 from engine import GAMES
 from engine.call_to_adventure import CallToAdventure, apply, legal_moves
+from engine.call_to_adventure.files import packaged_set
 from engine.call_to_adventure.words import EN, Words
 from engine.protocol import LogEntry
+
+from .helpers import set_text
 
 GAME = GAMES["call-to-adventure"]
 
@@ -27,6 +30,36 @@ def test_speaking_gives_one_object_per_language_and_english_for_others() -> None
     assert (dutch.lang, french.lang) == ("nl", "fr") and dutch.speaking("nl") is dutch
     assert dutch.speaking("en") is GAME and french.speaking("nl") is dutch
     assert GAME.lang == "en" and GAME.words is EN
+
+
+def _own(text: str) -> dict[str, Any]:
+    return GAME.parse_options({"card_set": {"source": "mine.toml", "text": text}}, ["ann", "bob"])
+
+
+def test_a_game_of_its_own_card_set_names_its_own_cards_in_every_language() -> None:
+    options = _own(set_text())
+    mine = GAME.for_options(options)
+    gained = {"event": "gain", "player": "bob", "card": "c-easy"}
+    assert GAME.describe(gained, "ann") == "bob gained c-easy."  # the starter set does not know the card
+    assert mine.describe(gained, "ann") == "bob gained c-easy card."
+    assert mine.speaking("nl").describe(gained, "ann") == "bob verwierf c-easy kaart."
+    assert mine.narrate([LogEntry("bob", "bob", [gained])], "ann") == ["bob gained c-easy card."]
+    assert "c-easy card" in mine.describe_move({"do": "attempt", "card": "c-easy", "path": "top"})
+    assert mine.lang == "en" and mine.key == GAME.key and GAME.for_options(options) is mine
+    assert mine.speaking("nl").speaking("en") is mine and mine.speaking("nl").for_options({}) is GAME.speaking("nl")
+
+
+def test_an_own_card_with_a_starter_card_s_id_goes_by_its_own_name() -> None:
+    text = packaged_set().text.replace('en = "Lighthouse Orphan"', 'en = "Our Own Orphan"')
+    chose = {"event": "gain", "player": "ann", "card": "o-lighthouse-orphan"}
+    assert GAME.describe(chose, "bob") == "ann gained Lighthouse Orphan."
+    assert GAME.for_options(_own(text)).describe(chose, "bob") == "ann gained Our Own Orphan."
+
+
+def test_the_starter_set_and_unreadable_options_name_cards_as_the_registered_game() -> None:
+    for options in ({}, {"card_set": "starter"}, {"card_set": {"source": "x.toml", "text": "not toml ["}}, []):
+        assert GAME.for_options(options) is GAME  # type: ignore[arg-type]
+        assert GAME.speaking("fr").for_options(options) is GAME.speaking("fr")  # type: ignore[arg-type]
 
 
 def test_every_text_goes_through_the_words() -> None:
