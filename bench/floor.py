@@ -76,28 +76,38 @@ def create_floor_app() -> Any:
 
 
 def load(base: str, players: int, seconds: float, gets: int) -> int:
-    """Moves made by ``players`` threads in ``seconds``: each move is ``gets`` GETs and a POST with the page's token."""
+    """Moves made by ``players`` threads in ``seconds``: each move is ``gets`` GETs and a POST with the page's token
+    (a wrong answer stops the run: a player that quietly stopped would make the moves look dearer)."""
     stop = time.monotonic() + seconds
     made = [0] * players
+    errors: list[str] = []
 
     def play(index: int) -> None:
         browser = Browser(base)
-        while time.monotonic() < stop:
-            page = ""
-            for _ in range(gets):
-                status, page = browser.request("GET", f"/g/{index}")
-                assert status == 200, status
-            token = CSRF.search(page)
-            assert token, page[:200]
-            status, _ = browser.request("POST", f"/g/{index}", {"csrf_token": token.group(1), "do": "draw"})
-            assert status == 303, status
-            made[index] += 1
+        try:
+            while time.monotonic() < stop and not errors:
+                page = ""
+                for _ in range(gets):
+                    status, page = browser.request("GET", f"/g/{index}")
+                    if status != 200:
+                        raise OSError(f"GET answered {status}")
+                token = CSRF.search(page)
+                if token is None:
+                    raise OSError(f"no CSRF token in the page: {page[:200]!r}")
+                status, _ = browser.request("POST", f"/g/{index}", {"csrf_token": token.group(1), "do": "draw"})
+                if status != 303:
+                    raise OSError(f"POST answered {status}")
+                made[index] += 1
+        except OSError as exc:
+            errors.append(f"player {index}: {exc}")
 
     threads = [threading.Thread(target=play, args=(i,)) for i in range(players)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    if errors:
+        raise RuntimeError(errors[0])
     return sum(made)
 
 
@@ -136,7 +146,11 @@ def run(gets: int, args: argparse.Namespace, workdir: Path) -> float:
             return 1000 * (cpu_seconds(proc.pid) - cpu0) / max(moves, 1)
         finally:
             proc.terminate()
-            proc.wait(20)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
 
 
 def main(argv: list[str] | None = None) -> int:
