@@ -1,6 +1,7 @@
 """Pure game rules, one package per game, behind one protocol (``engine.protocol``).
 
-``GAMES`` maps each game's key to its protocol object::
+Importing ``engine`` imports every package under ``engine/``; each is a game that registers itself
+(``register_game``), so ``GAMES`` maps each game's key to its protocol object::
 
     game = GAMES["call-to-glory"]
     state = game.new_game(["ann", "bob", "cy"], {"ninja_power": True}, seed=7)
@@ -12,20 +13,18 @@
 No module here does I/O, reads the clock or uses global randomness: randomness comes from the seed.
 """
 
-from .call_to_adventure import GAME as CALL_TO_ADVENTURE
-from .call_to_glory import GAME as CALL_TO_GLORY
+import importlib
+import pkgutil
+
 from .errors import FormatError, IllegalMove, OptionsError, RecordError
-from .protocol import Bot, Decision, Event, Game, LogEntry, Milestone, Move, OptionField, Result
+from .protocol import GAMES, Bot, Command, Decision, Event, Game, LogEntry, Milestone, Move, OptionField, Result
+from .protocol import register_game as register
 
-GAMES: dict[str, Game] = {CALL_TO_GLORY.key: CALL_TO_GLORY, CALL_TO_ADVENTURE.key: CALL_TO_ADVENTURE}
-"""Every game by its key."""
+GAME_PACKAGES: tuple[str, ...] = tuple(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
+"""The packages under ``engine/``: each is a game."""
 
-
-def register(game: Game) -> None:
-    """Add a game to ``GAMES`` (a key may be registered once)."""
-    if game.key in GAMES and GAMES[game.key] is not game:
-        raise ValueError(f"a game with the key {game.key!r} is registered already")
-    GAMES[game.key] = game
+for _name in GAME_PACKAGES:
+    importlib.import_module(f"{__name__}.{_name}")
 
 
 def game_of_format(record_format: object) -> Game | None:
@@ -35,7 +34,9 @@ def game_of_format(record_format: object) -> Game | None:
 
 __all__ = [
     "GAMES",
+    "GAME_PACKAGES",
     "Bot",
+    "Command",
     "Decision",
     "Event",
     "FormatError",

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
 class IllegalMove(Exception):
-    """A move the rules forbid; ``rule`` names the section of the game's rules (R5.2, A5 …)."""
+    """A move the rules forbid: ``rule`` names the section of the game's rules that forbids it (R5.2, A5.5 …),
+    ``message`` says what is wrong in English, and ``key`` with ``params`` say it as a code that the game puts into
+    words in any language it speaks (``Game.explain``)."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, key: str = "", params: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
         self.message = message
+        self.key = key
+        self.params: Mapping[str, Any] = params or {}
 
 
 class FormatError(ValueError):

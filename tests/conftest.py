@@ -7,13 +7,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
-import engine
 from engine.call_to_glory import Move, Options, State, apply, new_game
 from engine.call_to_glory.cards import TYPE_INDEX, TYPES, VALUES
-from tests.games import pick_a_number
+from tests.games import pick_a_number  # noqa: F401  (it registers the test-only game on import)
 
 pytest_plugins = ["tests.apps"]
-engine.register(pick_a_number.GAME)  # the test-only game with simultaneous secret choices
 
 
 def deck(

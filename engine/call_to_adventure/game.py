@@ -15,11 +15,13 @@ from ..protocol import (
     Closed,
     Decision,
     Event,
+    Game,
     LogEntry,
     Milestone,
     Note,
     OptionField,
     Result,
+    register_game,
     with_notes,
 )
 from . import bots, record, rules, state, view
@@ -236,7 +238,7 @@ def _refine(st: State, player: str, move: Mapping[str, Any], w: Words) -> list[C
     return out
 
 
-class CallToAdventure:
+class CallToAdventure(Game):
     """Call to Adventure (ADVENTURE_RULES.md) for 1 to 4 players (1 only solo, against the Adversary)."""
 
     key = "call-to-adventure"
@@ -547,4 +549,4 @@ def _naming(lang: str, named: _Named) -> CallToAdventure:
     return CallToAdventure(LANGUAGES.get(lang, EN), None, named)
 
 
-GAME: Final = CallToAdventure()
+GAME: Final = register_game(CallToAdventure())

@@ -8,7 +8,20 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ..errors import FormatError, OptionsError
-from ..protocol import Bot, Choice, ChoiceGroup, Decision, Event, LogEntry, Milestone, Note, OptionField, Result
+from ..protocol import (
+    Bot,
+    Choice,
+    ChoiceGroup,
+    Decision,
+    Event,
+    Game,
+    LogEntry,
+    Milestone,
+    Note,
+    OptionField,
+    Result,
+    register_game,
+)
 from . import bots, codec, present, record, rules, view, words
 from .cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES, VALUES
 from .moves import Move
@@ -118,7 +131,7 @@ def _heuristic_bot(_seed: int) -> _Bot:
     return _Bot(bots.HeuristicBot())
 
 
-class CallToGlory:
+class CallToGlory(Game):
     """Call to Glory (RULES.md) for 2 to 4 players."""
 
     key = "call-to-glory"
@@ -358,4 +371,4 @@ class CallToGlory:
         return copy
 
 
-GAME: Final = CallToGlory()
+GAME: Final = register_game(CallToGlory())

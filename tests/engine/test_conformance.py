@@ -18,9 +18,10 @@ import pytest
 
 import engine
 from engine import Decision, FormatError, Game, IllegalMove, OptionsError, RecordError
-from engine.protocol import LogEntry
+from engine.protocol import LogEntry, command_words
 
 GAMES = sorted(engine.GAMES)
+ALL_LANGUAGES = ("en", "nl", "fr")
 MAX_STEPS = 5000
 
 DECISION_ID = re.compile(r"[0-9A-Za-z._:-]{1,64}")
@@ -65,6 +66,27 @@ def _check_choices(game: Game, state: Any, players: list[str]) -> None:
                     offered.append(json.dumps(game.parse_move(player, dict(offer.move)).to_json(), sort_keys=True))
             assert all(c.label and c.reason for c in group.closed)
         assert sorted(offered) == legal, player
+        _check_commands(game, state, player, legal)
+
+
+def _check_commands(game: Game, state: Any, player: str, legal: list[str]) -> None:
+    """A reply's commands: one per legal move, distinct words, each read back (by its words, by its number, and in
+    every language by its English words) as its move."""
+    english = {json.dumps(dict(c.move), sort_keys=True): c.text for c in game.speaking("en").commands(state, player)}
+    for lang in ALL_LANGUAGES:
+        spoken = game.speaking(lang)
+        commands = spoken.commands(state, player)
+        moves = sorted(json.dumps(game.parse_move(player, dict(c.move)).to_json(), sort_keys=True) for c in commands)
+        assert moves == legal, f"{lang}: the commands are not the legal moves, once each"
+        assert len({c.text for c in commands}) == len(commands), f"{lang}: two commands read the same"
+        for number, command in enumerate(commands, start=1):
+            assert command.text and command_words(command.text) == command.text, command
+            key = json.dumps(dict(command.move), sort_keys=True)
+            for said in (command.text, command.text.upper() + " !", str(number), english[key]):
+                found = spoken.parse_command(state, player, said)
+                assert found is not None and dict(found) == dict(command.move), (lang, said)
+    assert game.parse_command(state, player, "") is None
+    assert game.parse_command(state, player, "this is no command of any game, just table talk") is None
 
 
 def _check_step(game: Game, state: Any, players: list[str], pool: list[dict[str, Any]], rng: random.Random) -> None:
@@ -333,3 +355,35 @@ def test_every_text_in_every_language(key: str, lang: str, players: list[str], o
     if foreign is not None:
         found = sorted({m.group(0) for text in texts for m in foreign.finditer(text)})
         assert not found, f"English in {lang}: {found} in " + next(t for t in texts if foreign.search(t))
+
+
+def test_every_package_under_engine_is_a_registered_game() -> None:
+    """Adding a game is adding a folder: ``import engine`` imports every package under engine/, and each registers
+    exactly one game of its own (the test-only game is registered from tests/games/)."""
+    own = {
+        key: type(game).__module__.split(".")[1]
+        for key, game in engine.GAMES.items()
+        if game.__module__.startswith("engine.")
+    }
+    assert sorted(own.values()) == sorted(engine.GAME_PACKAGES), "a package under engine/ registered no game, or two"
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_public_record_keeps_the_record_shape(key: str) -> None:
+    game = engine.GAMES[key]
+    players = [f"p{i}" for i in range(1, game.max_players + 1)]
+    start = game.new_game(players, {}, seed=4)
+    state = game.clone(start)
+    moves = []
+    for _ in range(30):
+        waiting = sorted(game.waiting_for(state))
+        if not waiting:
+            break
+        move = game.legal_moves(state, waiting[0])[0]
+        game.apply(state, move)
+        moves.append(move)
+    record = json.loads(json.dumps(game.record(start, moves)))
+    for viewer in [None, *players]:
+        public = game.public_record(record, viewer)
+        assert public["format"] == record["format"] and len(public["moves"]) == len(record["moves"])
+        json.dumps(public)

@@ -3,7 +3,8 @@
 Each round every player picks a number from 1 to ``highest`` at the same time, in secret; when all have
 picked, the picks are revealed and each player whose number nobody else picked scores it. After
 ``rounds`` rounds the highest total wins (a tie is shared). It exists to prove that the protocol and the
-server handle several players waiting at once and information that is private until a reveal.
+server handle several players waiting at once and information that is private until a reveal, and that a
+game needs no more than this: everything else comes from the protocol's defaults (``engine.protocol.Game``).
 """
 
 from __future__ import annotations
@@ -12,23 +13,19 @@ import random
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any
 
-from engine.errors import FormatError, IllegalMove, OptionsError, RecordError
+from engine.errors import FormatError, IllegalMove
 from engine.protocol import (
     Bot,
-    Choice,
-    ChoiceGroup,
     Decision,
     Event,
-    LogEntry,
+    Game,
     Milestone,
-    Note,
     OptionField,
     Result,
-    with_notes,
+    register_game,
 )
-from engine.records import apply_all
 
 FORMAT = "pick-a-number/1"
 STATE_FORMAT = "pick-a-number-state/1"
@@ -91,7 +88,7 @@ class _HighBot:
         return Pick(player, free[0] if free else state.highest)
 
 
-class PickANumber:
+class PickANumber(Game):
     """The test-only game (see the module docstring)."""
 
     key = "pick-a-number"
@@ -100,38 +97,10 @@ class PickANumber:
     min_players = 2
     max_players = 5
     option_fields: Sequence[OptionField] = (
-        OptionField("rounds", "Rounds", "choice", "2", (("1", "1"), ("2", "2"), ("3", "3"))),
-        OptionField("highest", "Highest number", "choice", "5", (("3", "3"), ("5", "5"), ("9", "9"))),
+        OptionField("rounds", "Rounds", "int", 2, (("1", "1"), ("2", "2"), ("3", "3"))),
+        OptionField("highest", "Highest number", "int", 5, (("3", "3"), ("5", "5"), ("9", "9"))),
     )
     bots: Mapping[str, Callable[[int], Bot]] = {"random": _RandomBot, "heuristic": _HighBot}
-    lang = "en"
-    """Its texts are in English: it has no Dutch or French words yet."""
-
-    def speaking(self, lang: str) -> Self:
-        """This game itself, for any ``lang``: its texts are English in every language for now."""
-        return self
-
-    def for_options(self, options: Mapping[str, Any]) -> Self:
-        """This game itself: its words do not depend on a game's options."""
-        return self
-
-    def parse_options(self, data: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
-        """``rounds`` 1-3 (default 2) and ``highest`` 3-9 (default 5)."""
-        if not isinstance(data, Mapping):
-            raise OptionsError({"": "the options must be an object"})
-        errors = {str(k): f"unknown option {k!r}" for k in data if k not in ("rounds", "highest")}
-        out = {"rounds": 2, "highest": 5}
-        for key, low, high in (("rounds", 1, 3), ("highest", 3, 9)):
-            value = data.get(key, out[key])
-            if isinstance(value, str) and value.isdigit():
-                value = int(value)
-            if type(value) is not int or not low <= value <= high:
-                errors[key] = f"{key} must be a whole number from {low} to {high}"
-            else:
-                out[key] = value
-        if errors:
-            raise OptionsError(errors)
-        return out
 
     def variants(self, players: Sequence[str]) -> list[dict[str, Any]]:
         """One round with few numbers (many ties), three rounds with many."""
@@ -179,10 +148,6 @@ class PickANumber:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise FormatError(f"not a valid state: {exc}") from None
 
-    def clone(self, state: State) -> State:
-        """An independent copy."""
-        return self.from_json(self.to_json(state))
-
     def waiting_for(self, state: State) -> dict[str, Decision]:
         """Everyone who has not picked yet this round."""
         if state.finished:
@@ -207,14 +172,6 @@ class PickANumber:
         if type(number) is not int:
             raise FormatError("'number' must be a whole number")
         return Pick(player, number)
-
-    def is_standing(self, move: Any) -> bool:
-        """This game has no standing moves."""
-        return False
-
-    def settings(self, state: Any, player: str) -> list[ChoiceGroup]:
-        """This game has no standing moves."""
-        return []
 
     def apply(self, state: State, move: Pick, events: list[Event] | None = None) -> None:
         """Record a pick; when the last player has picked, reveal and score the round."""
@@ -268,10 +225,6 @@ class PickANumber:
             ]
         return out
 
-    def summary(self, state: State) -> dict[str, Any]:
-        """The state as a replay prints it."""
-        return {k: v for k, v in self.to_json(state).items() if k != "format"}
-
     def result(self, state: State) -> Result | None:
         """Totals best first; every player with the best total wins."""
         if not state.finished:
@@ -298,16 +251,13 @@ class PickANumber:
         scores = ", ".join(f"{p} {n}" for p, n in last["scores"].items())
         return f"Round {last['round']} is revealed: {scores}."
 
-    def template_data(self) -> Mapping[str, Any]:
-        """Nothing: the view carries everything a page shows."""
-        return {}
-
     def describe(self, event: Event, viewer: str | None) -> str:
         """One event in plain words."""
         kind = event.get("event")
         who = "You" if event.get("player") == viewer else str(event.get("player"))
-        if kind == "picked":
-            return f"{who} picked {event['number']}." if event.get("number") is not None else f"{who} picked."
+        if kind == "picked":  # another player's pick stays secret in the log, even after the reveal
+            shown = event.get("number") is not None and event.get("player") == viewer
+            return f"{who} picked {event['number']}." if shown else f"{who} picked."
         if kind == "revealed":
             picks = ", ".join(f"{p} {n}" for p, n in event["picks"].items())
             return f"Round {event['round']} revealed: {picks}."
@@ -315,65 +265,11 @@ class PickANumber:
             return f"The game is over. Winners: {', '.join(event['winners'])}."
         return str(kind)
 
-    def narrate(self, entries: Sequence[LogEntry], viewer: str | None, notes: Sequence[Note] = ()) -> list[str]:
-        """One sentence per event, with the notes in their place by time."""
-
-        def lines(entry: LogEntry) -> list[str]:
-            out = []
-            for event in entry.events:
-                masked = event.get("event") == "picked" and event.get("player") != viewer
-                out.append(self.describe({**event, "number": None} if masked else event, viewer))
-            return out
-
-        return with_notes(entries, notes, lines)
-
-    def choices(self, state: State, player: str) -> list[ChoiceGroup]:
-        """One button per number."""
-        moves = self.legal_moves(state, player)
-        if not moves:
-            return []
-        offered = tuple(Choice({"do": "pick", "number": m.number}, f"Pick {m.number}") for m in moves)
-        return [ChoiceGroup("pick", f"Pick a number from 1 to {state.highest}", offered)]
-
-    def refine(self, state: State, player: str, move: Mapping[str, Any]) -> list[Choice]:
-        """No variants to confirm."""
-        return []
-
     def progress(self, state: State, viewer: str | None) -> list[str]:
         """The round, and who has picked."""
         if state.finished:
             return []
         return [f"Round {state.round} of {state.rounds}: {len(state.picks)} of {len(state.players)} have picked."]
-
-    def describe_move(self, move: Mapping[str, Any]) -> str:
-        """'Pick 3'."""
-        return f"Pick {move.get('number')}"
-
-    def record(self, start: State, moves: Sequence[Pick]) -> dict[str, Any]:
-        """The ``pick-a-number/1`` record."""
-        return {
-            "format": FORMAT,
-            "players": list(start.players),
-            "options": {"rounds": start.rounds, "highest": start.highest},
-            "moves": [m.to_json() for m in moves],
-        }
-
-    def replay(self, data: Any) -> tuple[State, State, list[Pick]]:
-        """Replay a record; RecordError for any problem."""
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("moves"), list):
-            raise RecordError(None, None, f"not a game record of format {FORMAT!r}")
-        try:
-            start = self.new_game(data.get("players") or [], data.get("options") or {}, 0)
-        except FormatError as exc:
-            raise RecordError(None, None, str(exc)) from None
-        state = self.clone(start)
-        moves = apply_all(state, data["moves"], self._parse_entry, self.apply)
-        return start, state, moves
-
-    def _parse_entry(self, entry: Any) -> Pick:
-        if not isinstance(entry, dict) or not isinstance(entry.get("player"), str):
-            raise FormatError("a move needs its player")
-        return self.parse_move(entry["player"], entry)
 
     def reshuffle_hidden(self, state: State, viewer: str, seed: int) -> State:
         """Other players' picks of this round drawn anew."""
@@ -385,4 +281,4 @@ class PickANumber:
         return copy
 
 
-GAME = PickANumber()
+GAME = register_game(PickANumber())
