@@ -30,8 +30,8 @@ run: $(STAMP) $(CATALOGS:.po=.mo)  ## migrate the SQLite database, start a demo 
 	$(BIN)/pbem demo --game call-to-adventure
 	$(BIN)/pbem serve --host 127.0.0.1 --port 5000
 
-test: $(STAMP) $(CATALOGS:.po=.mo)  ## run the whole test suite (lint and type checks included)
-	$(BIN)/python -m pytest
+test: $(STAMP) $(CATALOGS:.po=.mo)  ## run the whole test suite (lint and type checks included), two at a time
+	$(BIN)/python -m pytest -n 2
 
 lint: $(STAMP)  ## ruff and mypy
 	$(BIN)/ruff check .

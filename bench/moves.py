@@ -11,7 +11,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from pbem import create_app, db, flows, games
+from pbem import create_app, db, flows
+from pbem.core import games
+from pbem.core import seats as seat_rows
 
 
 def main() -> None:
@@ -29,9 +31,9 @@ def main() -> None:
         while done < args.moves:
             with app.app_context(), db.write_session() as session:
                 if game_id is None:
-                    new = flows.create_game(session=session, name="Bench", seats=specs, seed=done, game=args.game)
+                    new = flows.games.create(session=session, name="Bench", seats=specs, seed=done, game=args.game)
                     game_id = new.id
-                game = games.get_game(session=session, game_id=game_id or 0)
+                game = seat_rows.get_game(session=session, game_id=game_id or 0)
                 rules = games.rules_of(game)
                 state = games.load_state(game)
                 waiting = rules.waiting_for(state)
@@ -43,7 +45,7 @@ def main() -> None:
             seat = [s.name for s in specs].index(player)
             start = time.perf_counter()
             with app.app_context(), db.write_session() as session:
-                flows.apply_move(
+                flows.play.move(
                     session=session, game_id=game_id or 0, seat=seat, move=move, decision=decision.id, source="page"
                 )
             spent += time.perf_counter() - start

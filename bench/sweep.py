@@ -33,8 +33,10 @@ from common import postgres_schema
 from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
-from pbem import create_app, db, flows, games, sweeps
+from pbem import create_app, db, flows
+from pbem.core import games
 from pbem.models import Game, Seat, Wait, utcnow
+from pbem.scheduler import sweeps
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 TEMPLATES = 16
@@ -59,7 +61,7 @@ def create_templates(app: Flask, count: int) -> None:
     with app.app_context():
         for i in range(count):
             with db.write_session() as session:
-                flows.create_game(session=session, name=f"Sweep bench {i}", seats=specs, seed=i + 1)
+                flows.games.create(session=session, name=f"Sweep bench {i}", seats=specs, seed=i + 1)
 
 
 def grow(eng: Engine, total: int) -> None:

@@ -51,7 +51,9 @@ from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
 import engine
-from pbem import create_app, db, flows, games, links
+from pbem import create_app, db, flows
+from pbem.core import games, links
+from pbem.core import seats as seat_rows
 from pbem.models import Game, MoveRecord, Seat, utcnow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -208,7 +210,7 @@ def create_active(app: Flask, name: str, seed: int, key: str, plies: int = 0) ->
     """A game of ``key`` with three people created by the service, then advanced ``plies`` decisions by bots."""
     specs = [games.SeatSpec(n, email=f"{n}@example.com") for n in NAMES]
     with app.app_context(), db.write_session() as session:
-        game = flows.create_game(session=session, name=name, seats=specs, seed=seed, game=key)
+        game = flows.games.create(session=session, name=name, seats=specs, seed=seed, game=key)
         gid = game.id or 0
         version = game.version
     if plies:
@@ -600,7 +602,7 @@ def run_database(label: str, url: str, args: argparse.Namespace, workdir: Path) 
             create_active(app, f"Late {i}", s, game, args.late_ply) for i, s in enumerate(seeds[args.length_games :])
         ]
         with app.app_context():
-            before = {gid: games.get_game(session=db.get_session(), game_id=gid).version for gid in active}
+            before = {gid: seat_rows.get_game(session=db.get_session(), game_id=gid).version for gid in active}
         seatings = _seatings(app, [*active, *early, *late])
         base = f"http://127.0.0.1:{port}"
         with gunicorn(url, key, port, workdir, args) as proc:
@@ -621,7 +623,7 @@ def run_database(label: str, url: str, args: argparse.Namespace, workdir: Path) 
         report.server_errors = _server_errors(workdir / f"gunicorn-{port}.log")
         with app.app_context():
             session = db.get_session()
-            after = {gid: games.get_game(session=session, game_id=gid).version for gid in active}
+            after = {gid: seat_rows.get_game(session=session, game_id=gid).version for gid in active}
             report.applied = sum(after[g] - before[g] for g in active)
             report.consistent = all(games.verify_game(session=session, game_id=g) for g in [*active, *early, *late])
     finally:
@@ -634,7 +636,7 @@ def _seatings(app: Flask, game_ids: list[int]) -> dict[int, Seating]:
     with app.test_request_context():
         session = db.get_session()
         for gid in game_ids:
-            seats = games.seats_of(session=session, game_id=gid)
+            seats = seat_rows.seats_of(session=session, game_id=gid)
             out[gid] = Seating(gid, {s.name: links.personal_token(gid, s.position, s.nonce) for s in seats})
     return out
 

@@ -492,13 +492,18 @@ class Game:
             raise FormatError("a move needs its player")
         return self.parse_move(entry["player"], entry)
 
+    PUBLIC_KEYS: ClassVar[tuple[str, ...]] = ("format", "players", "options", "moves")
+    """What ``public_record`` keeps by default: every other key of a record (a seed, a start state, deck orders)
+    may tell hidden or future cards."""
+
     def public_record(self, record: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
-        """What of a record ``viewer`` (a player, or None for someone who plays in none of its seats) may see
-        before the game ends: moves can hold secrets (a choice made face down, the order of cards seen in a
-        peek). The record keeps its shape; what is left out is replaced or removed, and said under ``omitted``
-        (``{"keys": [...]}``) so that replaying it refuses with a clear message. Default: the record as it is
-        (this game's moves hold no secrets)."""
-        return dict(record)
+        """What of a record ``viewer`` (a player) may see before the game ends. A record tells everything hidden
+        (the seed, the decks), and moves can hold secrets (a choice made face down, the order of cards seen in a
+        peek): what is left out is named under ``omitted`` (``{"keys": [...]}``), so a replay refuses it with a
+        clear message. Default: only ``PUBLIC_KEYS`` (this game's moves hold no secrets)."""
+        left_out = [k for k in record if k not in self.PUBLIC_KEYS]
+        kept = {k: v for k, v in record.items() if k in self.PUBLIC_KEYS}
+        return {"format": record.get("format", self.record_format), **kept, "omitted": {"keys": left_out}}
 
 
 def _entry(move: Any) -> dict[str, Any]:

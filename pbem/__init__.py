@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from flask.cli import FlaskGroup
 from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config, db, games, i18n
+from . import config, db, i18n
 from .config import ROOT
+from .core import games
 from .extensions import csrf, login_manager
 from .web import html
 
@@ -65,10 +67,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         from .web import mailbox
 
         app.register_blueprint(mailbox.bp)
-    errors.register(app)
+    errors.register(app, expired=settings.expired_page)
     security.register(app)
 
     from . import cli
 
     cli.register(app)
     return app
+
+
+def main() -> None:
+    """The ``pbem`` command: Flask's command group over ``create_app``, with the commands of ``pbem.cli``."""
+    FlaskGroup(create_app=create_app)()

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup, with_appcontext
+from flask.cli import with_appcontext
 from flask_babel import gettext as _
 from sqlmodel import col, select
 
 import engine
 
-from . import config, db, flows, games, i18n, links, scheduler
+from . import admin, config, db, i18n
+from .core import games, links, seats
+from .core.errors import ServiceError
+from .flows import games as game_flows
+from .mail.sender import send_due
 from .models import Game
+from .scheduler import jobs
 
 
 def register(app: Flask) -> None:
     """Add the pbem commands to the app's CLI."""
     for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin):
         app.cli.add_command(command)
-    for command in (scheduler.scheduler_command, scheduler.serve_command):
+    for command in (jobs.scheduler_command, jobs.serve_command):
         app.cli.add_command(command)
     app.cli.add_command(i18n_group)
 
@@ -81,7 +86,7 @@ def create_game(
         rules = games.rules_of(game_key)
         values = games.option_values(rules, dict(_parse_option(o) for o in options), config.game_files(current_app))
         with db.write_session() as session:
-            game = flows.create_game(
+            game = game_flows.create(
                 session=session,
                 name=name,
                 seats=specs,
@@ -91,16 +96,16 @@ def create_game(
                 organiser_email=organiser,
             )
             game_id = game.id or 0
-    except games.ServiceError as exc:
+    except ServiceError as exc:
         raise click.ClickException(exc.message) from None
     _echo_links(game_id)
 
 
 def _echo_links(game_id: int) -> None:
     session = db.get_session()
-    game = games.get_game(session=session, game_id=game_id)
+    game = seats.get_game(session=session, game_id=game_id)
     click.echo(_("game %(id)d: %(name)s (%(status)s)", id=game_id, name=game.name, status=game.status))
-    for seat in games.seats_of(session=session, game_id=game_id):
+    for seat in seats.seats_of(session=session, game_id=game_id):
         who = f"{seat.name} <{seat.email}>" if seat.email else seat.name
         if seat.is_bot:
             click.echo(
@@ -143,7 +148,7 @@ def print_links(game_id: int) -> None:
     """Print each seat's personal link."""
     try:
         _echo_links(game_id)
-    except games.ServiceError as exc:
+    except ServiceError as exc:
         raise click.ClickException(exc.message) from None
 
 
@@ -174,11 +179,11 @@ def demo(name: str | None, game_key: str) -> None:
     )
     try:
         with db.write_session() as session:
-            game = flows.create_game(session=session, name=title, seats=specs, game=game_key)
+            game = game_flows.create(session=session, name=title, seats=specs, game=game_key)
             game_id = game.id or 0
-    except games.ServiceError as exc:
+    except ServiceError as exc:
         raise click.ClickException(exc.message) from None
-    seat = games.seats_of(session=db.get_session(), game_id=game_id)[0]
+    seat = seats.seats_of(session=db.get_session(), game_id=game_id)[0]
     click.echo("\n" + _("Demo game %(id)d created. Open your page:", id=game_id))
     click.echo(f"\n  {_personal_url(game_id, 0, seat.nonce)}\n")
     if current_app.config["DEVELOPMENT"] and current_app.config["MAIL_BACKEND"] == "mailbox":
@@ -196,8 +201,6 @@ def send_mail(loop: bool, interval: float) -> None:
     import time
 
     from sqlalchemy.exc import SQLAlchemyError
-
-    from .mail.sender import send_due
 
     if not loop:
         try:
@@ -248,8 +251,6 @@ def create_admin(
     """Create an organiser account for the admin page (/admin); the password is asked for, never an argument."""
     import sys
 
-    from . import admin
-
     if password_stdin:
         line: str = sys.stdin.readline()
         password = line.rstrip("\r\n")
@@ -267,7 +268,7 @@ def create_admin(
                 language=language,
             )
             name = user.username
-    except games.ServiceError as exc:
+    except ServiceError as exc:
         raise click.ClickException(exc.message) from None
     login = links.external_url("admin.login")
     if reset:
@@ -295,7 +296,8 @@ def i18n_extract() -> None:
     """Collect every text to translate (Python and templates) into pbem/translations/messages.pot."""
     root = i18n.TRANSLATIONS.parent.parent
     _pybabel(
-        "extract", "-F", str(root / "babel.cfg"), "-k", "_l", "--no-location", "--sort-output",
+        "extract", "-F", str(root / "babel.cfg"), "-k", "_l", "-k", "N_", "-k", "Np_:1,2",
+        "--no-location", "--sort-output",
         "--project", "pbem", "--msgid-bugs-address", "translations@localhost", "-o", str(POT),
         # Babel skips folders starting with "_" by default: templates/games/_default holds texts too.
         "--ignore-dirs", ".*", str(root),
@@ -336,10 +338,3 @@ def i18n_check() -> None:
         missing = missing or not report.complete
     if missing:
         raise click.ClickException("some texts are not translated")
-
-
-def main() -> None:
-    """Entry point of the ``pbem`` command."""
-    from . import create_app
-
-    FlaskGroup(create_app=create_app)()

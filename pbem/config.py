@@ -9,6 +9,8 @@ from typing import Any
 
 from flask import Flask
 
+from .timing import PolicyError, QuietHours
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FILE = ROOT / "config" / "default.toml"
 DEFAULT_SECRET = "dev-insecure-change-me"
@@ -166,8 +168,6 @@ def _validate_mail(cfg: Any, production: bool) -> None:
 
 def _validate_scheduler(cfg: Any, production: bool) -> None:
     """The scheduler's intervals, whether `pbem serve` runs it in the web process, and the default quiet hours."""
-    from .timing import PolicyError, QuietHours
-
     cfg.setdefault("SCHEDULER_IN_WEB", not production)
     if not isinstance(cfg["SCHEDULER_IN_WEB"], bool):
         raise ConfigError("SCHEDULER_IN_WEB must be true or false")

@@ -15,12 +15,12 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date, format_datetime, format_timedelta
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations
@@ -47,6 +47,16 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 DOMAIN = "messages"
 
 babel = Babel()
+
+
+def N_(text: str) -> str:
+    """Mark ``text`` as a message key: extracted into the catalogs, translated when shown (``text``), not here."""
+    return text
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message key that counts (``%(num)d``): its singular and plural forms, for the catalogs."""
+    return singular, plural
 
 
 def language(value: str | None) -> str:
@@ -155,6 +165,38 @@ def translations() -> Any:
     if found is None:
         found = _LOADED[locale] = get_domain().get_translations()
     return found
+
+
+def text(key: str | tuple[str, str], /, **params: Any) -> str:
+    """A message key (the English text; a (singular, plural) pair for one that counts ``num``) in the language
+    spoken now, with ``params`` filled in (``%(name)s``): dates, times and durations in the reader's words (``day``,
+    ``when`` on the reader's clock, ``duration``). A translation that names a parameter it was not given falls
+    back to the English text."""
+    catalog = translations()
+    if isinstance(key, str):
+        english, found = key, str(catalog.ugettext(key)) if key else ""
+    else:
+        num = params.get("num", 1)
+        english = key[0] if num == 1 else key[1]
+        found = str(catalog.ungettext(key[0], key[1], num))
+    if not params:
+        return found
+    shown = {name: _shown(value) for name, value in params.items()}
+    try:
+        return found % shown
+    except (KeyError, ValueError, TypeError):
+        return english % shown
+
+
+def _shown(value: Any) -> Any:
+    """A message parameter in the reader's words: a date, a time or a duration; anything else as it is."""
+    if isinstance(value, datetime):
+        return when(value, _select_timezone() if has_app_context() else "UTC")
+    if isinstance(value, date):
+        return day(value)
+    if isinstance(value, timedelta):
+        return duration(value)
+    return value
 
 
 @contextmanager
@@ -348,6 +390,23 @@ def when(instant: datetime, tz: tzinfo | str, lang: str | None = None) -> str:
 def day(value: date, lang: str | None = None) -> str:
     """A date in plain words: '12 March 2026', '12 maart 2026', '12 mars 2026'."""
     return format_date(value, "d MMMM y", locale=language(lang or current()))
+
+
+def duration(delta: timedelta, lang: str | None = None) -> str:
+    """A length of time in whole days and hours, in plain words: '2 days', '1 dag en 5 uur', 'less than an hour'."""
+    code = language(lang or current())
+    days, hours = divmod(int(delta.total_seconds() // 3600), 24)
+    parts = [format_timedelta(timedelta(days=days), locale=code)] * bool(days)
+    parts += [format_timedelta(timedelta(hours=hours), locale=code)] * bool(hours)
+    if len(parts) == 2:
+        return text(N_("%(days)s and %(hours)s"), days=parts[0], hours=parts[1])
+    return parts[0] if parts else text(N_("less than an hour"))
+
+
+def relative(instant: datetime, now: datetime, lang: str | None = None) -> str:
+    """How long ago (or, in the future, how soon) ``instant`` is, short: '3 days ago', 'in 5 hr.', 'il y a 7 min'."""
+    moment = instant if instant.tzinfo is not None else instant.replace(tzinfo=UTC)
+    return format_timedelta(moment - now, add_direction=True, format="short", locale=language(lang or current()))
 
 
 # --------------------------------------------------------------------------------------------- catalogs

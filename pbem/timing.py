@@ -8,14 +8,21 @@ including the hours that do not exist (spring forward) or happen twice (fall bac
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask_babel import gettext, ngettext
 
-from . import i18n
+def N_(text: str) -> str:
+    """Mark ``text`` as a message key for the catalogs (the server words it when it shows it)."""
+    return text
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message key that counts (``%(num)d``): its singular and plural forms, for the catalogs."""
+    return singular, plural
+
 
 TIMEOUTS = ("bot", "pause")
 """What happens at a deadline: the game's default bot decides for the seat until its wait is over, or the game
@@ -29,11 +36,23 @@ DEFAULT_QUIET = "22:00-08:00"
 _CLOCK = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])")
 
 
-class PolicyError(ValueError):
+class TimingError(ValueError):
+    """A setting or request about time that cannot be used: ``key`` (a message key, English; a (singular, plural)
+    pair for a message that counts ``num``) with ``params``. The server puts it into the reader's words; ``str()``
+    is the English."""
+
+    def __init__(self, key: str | tuple[str, str], **params: Any) -> None:
+        self.key, self.params = key, params
+        chosen = key if isinstance(key, str) else key[0] if params.get("num") == 1 else key[1]
+        shown = {k: f"{v.day} {v:%B %Y}" if isinstance(v, date) else v for k, v in params.items()}
+        super().__init__(chosen % shown if params else chosen)
+
+
+class PolicyError(TimingError):
     """A policy or quiet-hours setting that cannot be used; the message names it and says why."""
 
 
-class AbsenceError(ValueError):
+class AbsenceError(TimingError):
     """An absence that is not allowed (in the past, or beyond the game's cap); the message says why."""
 
 
@@ -355,34 +374,34 @@ def plan_absence(*, today: date, until: date, used: int, current_until: date | N
     Days of a current absence still ahead (today included) are given back first; days already past stay used.
     """
     if cap <= 0:
-        raise AbsenceError(gettext("This game does not allow time away."))
+        raise AbsenceError(N_("This game does not allow time away."))
     if not isinstance(until, date) or isinstance(until, datetime):
-        raise AbsenceError(gettext("Choose the date you are back."))
+        raise AbsenceError(N_("Choose the date you are back."))
     if until < today:
-        raise AbsenceError(gettext("%(date)s is in the past: choose today or a later date.", date=long_date(until)))
+        raise AbsenceError(N_("%(date)s is in the past: choose today or a later date."), date=until)
     kept = used - (absence_days(today, current_until) if current_until is not None and current_until >= today else 0)
     wanted = absence_days(today, until)
     left = cap - kept
     if wanted > left:
         if left <= 0:
             raise AbsenceError(
-                ngettext(
+                Np_(
                     "You have used the %(num)d day of time away this game allows.",
                     "You have used all %(num)d days of time away this game allows.",
-                    cap,
-                )
+                ),
+                num=cap,
             )
         last = today + timedelta(days=left - 1)
         raise AbsenceError(
-            ngettext(
+            Np_(
                 "This game allows %(cap)d days of time away in all; you have %(num)d left, "
                 "so the latest date is %(date)s.",
                 "This game allows %(cap)d days of time away in all; you have %(num)d left, "
                 "so the latest date is %(date)s.",
-                left,
-                cap=cap,
-                date=long_date(last),
-            )
+            ),
+            num=left,
+            cap=cap,
+            date=last,
         )
     return kept + wanted
 
@@ -399,79 +418,3 @@ def absence_of(away_from: datetime | None, away_until: date | None, tz: tzinfo) 
     if away_from is None or away_until is None:
         return None
     return Absence(away_from, local_day_start(away_until + timedelta(days=1), tz))
-
-
-def long_date(day: date) -> str:
-    """A date in plain words, in the current language: 12 March 2026, 12 maart 2026."""
-    return i18n.day(day)
-
-
-def local_datetime(instant: datetime, tz: tzinfo | str) -> str:
-    """An instant (naive means UTC) on the clock of ``tz`` (a zone or its name), in plain words of the current
-    language, with the zone's name: Thursday 12 March 2026, 14:05 (Europe/Amsterdam)."""
-    return i18n.when(instant, zone(tz) if isinstance(tz, str) else tz)
-
-
-# ---------------------------------------------------------------------------------------------- the page
-
-
-@dataclass
-class TimeInfo:
-    """What the player's page shows about time: pause, deadline, absences, quiet hours."""
-
-    paused: bool = False
-    paused_reason: str | None = None
-    deadline: str | None = None
-    timeout: str = "bot"
-    reminders_on: bool = True
-    away_until: str | None = None
-    others_away: list[tuple[str, str]] = field(default_factory=list)
-    can_be_away: bool = False
-    days_left: int = 0
-    today: str = ""
-    latest: str = ""
-    latest_words: str = ""
-    quiet: str | None = None
-    finished: bool = False
-
-
-def page_info(*, game: Any, seats: list[Any], me: Any, now: datetime, wait: Any = None) -> TimeInfo:
-    """The time facts for one seat's page, from the Game and Seat rows (read only).
-
-    ``wait`` is the seat's ``Wait`` row, if the caller read it: its own deadline. Without it, the game's
-    (earliest) deadline is shown to the first seat waited on.
-    """
-    tz = zone(me.timezone)
-    today = local_date(now, tz)
-    finished = game.status == "finished"
-    info = TimeInfo(
-        paused=game.paused_at is not None,
-        paused_reason=game.paused_reason,
-        finished=finished,
-        reminders_on=bool(me.reminders),
-    )
-    policy = Policy.from_json(game.policy)
-    info.timeout = policy.timeout
-    if wait is not None:
-        deadline = utc(wait.deadline_at) if wait.seat == me.position else None
-    else:
-        deadline = utc(game.deadline_at) if game.current_seat == me.position else None
-    if deadline is not None and not finished:
-        info.deadline = local_datetime(deadline, tz)
-    current = me.away_until if me.away_until is not None and me.away_until >= today else None
-    if current is not None:
-        info.away_until = long_date(current)
-    for seat in seats:
-        if seat.position == me.position or seat.away_until is None:
-            continue
-        if seat.away_until >= local_date(now, zone(seat.timezone)):
-            info.others_away.append((seat.name, long_date(seat.away_until)))
-    kept = me.away_days_used - (absence_days(today, current) if current is not None else 0)
-    info.days_left = max(0, policy.absence_cap_days - kept)
-    info.can_be_away = not finished and info.days_left > 0
-    info.today = today.isoformat()
-    latest = today + timedelta(days=max(0, info.days_left - 1))
-    info.latest, info.latest_words = latest.isoformat(), long_date(latest)
-    if me.quiet_start is not None and me.quiet_end is not None:
-        info.quiet = f"{me.quiet_start}-{me.quiet_end}"
-    return info

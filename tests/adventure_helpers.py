@@ -14,7 +14,8 @@ from flask import Flask
 
 import engine
 from engine.call_to_adventure.state import State
-from pbem import db, games, links
+from pbem import db
+from pbem.core import games, links
 from tests.apps import Table, new_table
 
 GAME = "call-to-adventure"

@@ -25,7 +25,9 @@ from sqlalchemy import Engine, create_engine, event, text
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from engine import call_to_glory as glory
-from pbem import create_app, db, flows, games, links
+from pbem import create_app, db, flows
+from pbem.core import games, links
+from pbem.core import seats as seat_rows
 
 POSTGRES_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "")
 WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|REPLACE)\b", re.IGNORECASE)
@@ -109,7 +111,7 @@ class Table:
 
     def seat(self, position: int) -> Any:
         with self.app.app_context():
-            return games.seats_of(session=db.get_session(), game_id=self.game_id)[position]
+            return seat_rows.seats_of(session=db.get_session(), game_id=self.game_id)[position]
 
     def personal(self, position: int) -> str:
         """The seat's personal token."""
@@ -127,11 +129,11 @@ class Table:
     def state(self) -> glory.State:
         """The stored snapshot as an engine state."""
         with self.app.app_context():
-            return games.load_state(games.get_game(session=db.get_session(), game_id=self.game_id))
+            return games.load_state(seat_rows.get_game(session=db.get_session(), game_id=self.game_id))
 
     def version(self) -> int:
         with self.app.app_context():
-            return games.get_game(session=db.get_session(), game_id=self.game_id).version
+            return seat_rows.get_game(session=db.get_session(), game_id=self.game_id).version
 
     def moves_logged(self) -> int:
         with self.app.app_context():
@@ -151,7 +153,7 @@ def new_table(app: Flask, seats: list[games.SeatSpec], **kw: Any) -> Table:
         options["first_player"] = kw.pop("first_player")
     kw.pop("first_player", None)
     with app.app_context(), db.write_session() as session:
-        game = flows.create_game(session=session, name=kw.pop("name", "Test game"), seats=seats, options=options, **kw)
+        game = flows.games.create(session=session, name=kw.pop("name", "Test game"), seats=seats, options=options, **kw)
         return Table(app, game.id or 0)
 
 

@@ -27,17 +27,7 @@ from .accounts import (
     set_language,
     start_session,
 )
-from .common import (
-    MAX_REASON,
-    RUNNING,
-    STATUSES,
-    Actor,
-    InputErrors,
-    NotNow,
-    check_language,
-    check_timezone,
-    require_email,
-)
+from .common import MAX_REASON, RUNNING, STATUSES, Actor
 from .export import Export, export_record, game_record, verify
 from .listing import GameList, GameRow, list_games
 from .new_game import (
@@ -85,11 +75,9 @@ __all__ = [
     "GameList",
     "GameRow",
     "GameView",
-    "InputErrors",
     "LogLine",
     "NewGame",
     "NewGameChecked",
-    "NotNow",
     "OptionShown",
     "Playing",
     "SeatInput",
@@ -100,10 +88,8 @@ __all__ = [
     "authenticate",
     "bot_decision",
     "change_email",
-    "check_language",
     "check_new_game",
     "check_new_password",
-    "check_timezone",
     "check_username",
     "create_admin",
     "create_game_from_form",
@@ -122,7 +108,6 @@ __all__ = [
     "move_text",
     "pause_game",
     "players_text",
-    "require_email",
     "resend_turn_email",
     "resume_game",
     "retry_dead_emails",

@@ -12,13 +12,10 @@ from sqlmodel import Session
 
 from engine.errors import FormatError, IllegalMove
 
-from .. import audit, games
+from ..core import audit, games, records
+from ..core import seats as seat_rows
 from .common import Actor
 from .playing import hidden_seat
-
-KEPT = ("format", "players", "options", "moves")
-"""What a record keeps while the organiser who exports it plays in the running game: every other key (the seed,
-explicit deck orders, dealt cards …) tells hidden or future cards, so it is left out and named under ``omitted``."""
 
 
 @dataclass(frozen=True)
@@ -32,36 +29,23 @@ class Export:
 def game_record(*, session: Session, game_id: int, actor: Actor | None = None) -> dict[str, Any]:
     """The game's record (its ``record_format``): players, options, seed and every move, replayable by the engine.
 
-    While ``actor`` plays in the running game and has not chosen to see everything, the record keeps only
-    ``KEPT``; the keys it leaves out are named under ``omitted``, and it cannot be replayed.
+    While ``actor`` plays in the running game and has not chosen to see everything, the record is what their seat
+    may see of it (the game's ``public_record``): what it leaves out is named under ``omitted``, and it cannot be
+    replayed.
     """
-    game = games.get_game(session=session, game_id=game_id)
-    rules = games.rules_of(game)
-    seats = games.seats_of(session=session, game_id=game_id)
-    names = [s.name for s in seats]
-    start = rules.new_game(names, game.options, game.seed)
-    moves = [rules.parse_move(names[r.seat], r.move) for r in games.move_log(session=session, game_id=game_id)]
-    record = rules.record(start, moves)
-    seat = hidden_seat(session=session, game=game, seats=seats, actor=actor)
+    game = seat_rows.get_game(session=session, game_id=game_id)
+    everyone = seat_rows.seats_of(session=session, game_id=game_id)
+    seat = hidden_seat(session=session, game=game, seats=everyone, actor=actor)
     if seat is None:
-        return record
-    left_out = [k for k in record if k not in KEPT]
-    omitted = {
-        "keys": left_out,
-        "why": (
-            f"exported before the game ended by an organiser who plays in it (as {seat.name}): the seed and "
-            "everything that tells hidden or future cards are left out, so this record cannot be replayed"
-        ),
-    }
-    kept = {k: v for k, v in record.items() if k in KEPT}
-    return {"format": kept.pop("format", rules.record_format), "omitted": omitted, **kept}
+        return records.of_game(session=session, game=game, seat_rows=everyone)
+    return records.as_seen_by(session=session, game=game, viewer=seat)
 
 
 def export_record(*, session: Session, game_id: int, actor: Actor) -> Export:
     """The game's record as a JSON download; logged, since it reveals everything hidden (unless the organiser plays
     in the running game: then it leaves out the seed and hidden cards, and its file name says so)."""
     record = game_record(session=session, game_id=game_id, actor=actor)
-    game = games.get_game(session=session, game_id=game_id)
+    game = seat_rows.get_game(session=session, game_id=game_id)
     moves = len(games.move_log(session=session, game_id=game_id))
     partial = "omitted" in record
     what = "; without its seed and hidden cards, as the organiser plays" if partial else ""
@@ -73,7 +57,7 @@ def export_record(*, session: Session, game_id: int, actor: Actor) -> Export:
 
 def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:
     """Replay the move log from the seed and compare it with the stored snapshot; the result is logged."""
-    game = games.get_game(session=session, game_id=game_id)
+    game = seat_rows.get_game(session=session, game_id=game_id)
     moves = len(games.move_log(session=session, game_id=game_id))
     try:
         ok = games.verify_game(session=session, game_id=game_id)

@@ -14,7 +14,8 @@ from sqlmodel import Session, col, select
 
 import engine
 
-from .. import games, timing
+from .. import timing
+from ..core.errors import ServiceError
 from ..mail import outbox
 from ..models import Game, OutboxEmail, Seat
 from .common import RUNNING, STATUSES
@@ -94,9 +95,9 @@ def list_games(
     A game's mail is stuck when an email of it has waited ``stuck_after`` (default MAIL_STUCK_NOTICE_MINUTES)
     and keeps failing; that counts as needing attention."""
     if status is not None and status not in STATUSES:
-        raise games.ServiceError(_("a game's status is one of %(statuses)s", statuses=", ".join(STATUSES)))
+        raise ServiceError(_("a game's status is one of %(statuses)s", statuses=", ".join(STATUSES)))
     if page < 1:
-        raise games.ServiceError(_("pages are counted from 1"))
+        raise ServiceError(_("pages are counted from 1"))
     stuck = outbox.stuck(now, stuck_after if stuck_after is not None else outbox.stuck_after())
     filters: list[Any] = []
     if status == "aborted":

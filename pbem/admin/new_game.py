@@ -15,9 +15,13 @@ import engine
 from engine.errors import OptionsError
 from engine.protocol import Game as Rules
 
-from .. import audit, config, flows, games, timing
+from .. import config, timing
+from ..core import audit, checks, games
+from ..core.checks import check_language, check_timezone, checked, require_email
+from ..core.errors import InputErrors, NotFound, ServiceError
+from ..flows import games as game_flows
 from ..models import Game
-from .common import Actor, InputErrors, check_language, check_timezone, checked, require_email
+from .common import Actor
 
 _: Callable[..., str] = gettext
 """gettext, typed: a text in the reader's language."""
@@ -66,7 +70,7 @@ class NewGame:
 
 @dataclass(frozen=True)
 class NewGameChecked:
-    """The new-game form, checked: what ``flows.create_game`` is called with."""
+    """The new-game form, checked: what ``flows.games.create`` is called with."""
 
     rules: Rules
     name: str
@@ -110,7 +114,7 @@ def _seat_specs(rules: Rules, rows: Sequence[SeatInput], errors: dict[str, str])
             bots += 1
             name = name or f"Bot {bots}"
         what = _("seat %(number)d's name", number=i + 1)
-        name = checked(errors, f"{key}-name", games.check_name, name, what, games.MAX_PLAYER_NAME)
+        name = checked(errors, f"{key}-name", checks.check_name, name, what, checks.MAX_PLAYER_NAME)
         who = name or _("seat %(number)d", number=i + 1)
         if row.kind != games.HUMAN:
             if name:
@@ -152,7 +156,7 @@ def _options(
     try:
         folder = config.game_files(current_app) if has_app_context() else None
         values = games.option_values(rules, raw, folder)
-    except games.BadOptions as exc:
+    except InputErrors as exc:
         errors.update({k: v for k, v in exc.errors.items() if k not in errors})
         return None
     players = [names.get(i, f"Seat {i + 1}") for i, row in enumerate(rows) if row.kind != "none"]
@@ -171,9 +175,9 @@ def check_new_game(new: NewGame) -> NewGameChecked:
     errors: dict[str, str] = {}
     try:
         rules = games.rules_of(new.game)
-    except games.GameNotFound as exc:
+    except NotFound as exc:
         raise InputErrors({"game": exc.message}) from None
-    name = checked(errors, "name", games.check_name, new.name, _("the game's name"), games.MAX_GAME_NAME)
+    name = checked(errors, "name", checks.check_name, new.name, _("the game's name"), checks.MAX_GAME_NAME)
     if len(new.seats) > rules.max_players:
         errors["seats"] = _("%(game)s has at most %(num)d seats", game=rules.title, num=rules.max_players)
     rows = new.seats[: rules.max_players]
@@ -218,10 +222,10 @@ def _policy(values: dict[str, Any], errors: dict[str, str]) -> timing.Policy | N
 
 
 def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed: int | None = None) -> Game:
-    """Create a game from the new-game form (``flows.create_game`` queues the invitations); log who did it."""
+    """Create a game from the new-game form (``flows.games.create`` queues the invitations); log who did it."""
     done = check_new_game(new)
     try:
-        game = flows.create_game(
+        game = game_flows.create(
             session=session,
             name=done.name,
             seats=done.seats,
@@ -232,9 +236,9 @@ def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed:
             organiser_email=done.organiser_email,
             policy=done.policy,
         )
-    except games.BadOptions as exc:
+    except InputErrors as exc:
         raise InputErrors(exc.errors) from None
-    except games.ServiceError as exc:
+    except ServiceError as exc:
         raise InputErrors({"": exc.message}) from None
     players = ", ".join(f"{s.name} ({'person' if s.kind == games.HUMAN else s.kind + ' bot'})" for s in done.seats)
     audit.log_action(session, game, actor, "create", f"created the game ({done.rules.title}): {players}")

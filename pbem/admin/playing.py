@@ -14,9 +14,12 @@ from datetime import datetime
 from flask_babel import gettext
 from sqlmodel import Session, col, select
 
-from .. import audit, games, timing
+from .. import timing
+from ..core import audit, checks
+from ..core import seats as seat_rows
+from ..core.errors import NotNow, ServiceError
 from ..models import AdminAction, Game, Seat
-from .common import RUNNING, Actor, NotNow, now_or, running
+from .common import RUNNING, Actor, now_or, running
 
 _: Callable[..., str] = gettext
 """gettext, typed: a text in the reader's language."""
@@ -39,12 +42,12 @@ class Playing:
 
 
 def address(value: str | None) -> str:
-    """An email address in the form seats store it (``games.check_email``), compared case-insensitively."""
+    """An email address in the form seats store it (``checks.check_email``), compared case-insensitively."""
     if not value:
         return ""
     try:
-        value = games.check_email(value.strip(), _("the address"))
-    except games.ServiceError:
+        value = checks.check_email(value.strip(), _("the address"))
+    except ServiceError:
         value = value.strip()
     return value.casefold()
 
@@ -91,7 +94,7 @@ def show_hidden(*, session: Session, game_id: int, actor: Actor, now: datetime |
     """An organiser who plays chooses to see every hand and the hidden cards for the rest of the game; logged,
     and every player is told (the action's notice, in their next email)."""
     game = running(session, game_id, unpaused=False)
-    seats = games.seats_of(session=session, game_id=game_id)
+    seats = seat_rows.seats_of(session=session, game_id=game_id)
     found = playing(session=session, game=game, seats=seats, actor=actor)
     if found is None:
         raise NotNow(_("you do not play in this game: its page already shows everything"))

@@ -3,30 +3,23 @@ table talk, undeliverable emails, aborting. Each writes an ``AdminAction`` in th
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from flask_babel import gettext
 from flask_babel import ngettext as _ngettext
 from sqlalchemy import update
 from sqlmodel import Session, col
 
-from .. import audit, flows, games, sweeps, talk, waits
-from ..mail import notify
-from ..models import Game, OutboxEmail, Seat, utcnow
-from .common import (
-    MAX_REASON,
-    Actor,
-    NotNow,
-    check_language,
-    check_timezone,
-    now_or,
-    require_email,
-    running,
-    seat_at,
-)
+from ..core import audit, games, talk, waits
+from ..core import seats as seat_rows
+from ..core.checks import check_language, check_text, check_timezone, require_email
+from ..core.errors import AlreadyPlayed, NotNow, ServiceError
+from ..flows import games as game_flows
+from ..flows import play
+from ..flows import seats as seat_flows
+from ..models import OutboxEmail
+from .common import MAX_REASON, Actor, now_or, running, seat_at
 
 _: Callable[..., str] = gettext
 """gettext, typed: a text in the reader's language."""
@@ -35,57 +28,10 @@ ngettext: Callable[..., str] = _ngettext
 MAX_EXTEND_HOURS = 24 * 30
 
 
-def _play_bots(session: Session, game: Game) -> int:
-    """If a bot seat is waited on (after a hand-over or a resume), let it play; the bots' moves after it follow."""
-    rules = games.rules_of(game)
-    state = games.load_state(game)
-    if games.is_over(rules, state) or game.paused_at is not None:
-        return 0
-    waiting = rules.waiting_for(state)
-    seats = games.seats_of(session=session, game_id=game.id or 0)
-    seat = next((s for s in seats if s.is_bot and s.name in waiting), None)
-    if seat is None:
-        return 0
-    move = games.move_body(games.bot_move(rules, state, seat.name, seat.kind))
-    outcome = flows.apply_move(
-        session=session,
-        game_id=game.id or 0,
-        seat=seat.position,
-        move=move,
-        decision=waiting[seat.name].id,
-        source="bot",
-    )
-    return len(outcome.logged)
-
-
-def _welcome(session: Session, game: Game, seats: list[Seat], seat: Seat) -> None:
-    """Store the seat's new address or person, give them a wait of their own if they must act (reminders and
-    deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline)."""
-    session.add(seat)
-    session.flush()
-    waits.restart(session, game, seat, utcnow())
-    notify.queue_invitation(session=session, game=game, seats=seats, seat=seat)
-    rules = games.rules_of(game)
-    state = games.load_state(game)
-    if game.paused_at is None and games.decision_of(rules, state, seat.name) is not None:
-        _queue_turn(session, game, seats, seat, state)
-
-
-def _rotate(seat: Seat) -> None:
-    seat.nonce = secrets.token_urlsafe(24)
-
-
-def _queue_turn(session: Session, game: Game, seats: list[Seat], seat: Seat, state: Any) -> OutboxEmail | None:
-    """Queue ``seat``'s turn email, naming the deadline of its own wait."""
-    deadline = notify.deadline_of(session, game, seat)
-    return notify.queue_turn_email(session=session, game=game, seats=seats, seat=seat, state=state, deadline=deadline)
-
-
 def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
     """Queue the current turn email again for the person who must act."""
     game = running(session, game_id)
-    state = games.load_state(game)
-    seats = games.seats_of(session=session, game_id=game_id)
+    seats = seat_rows.seats_of(session=session, game_id=game_id)
     if game.current_seat is None:
         raise NotNow(_("nobody has a decision to make"))
     seat = seats[game.current_seat]
@@ -93,7 +39,7 @@ def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
         raise NotNow(_("%(name)s is a bot: there is no one to email", name=seat.name))
     if not seat.email:
         raise NotNow(_("%(name)s has no email address", name=seat.name))
-    row = _queue_turn(session, game, seats, seat, state)
+    row = seat_flows.resend_turn(session=session, game=game, seats=seats, seat=seat)
     if row is None:
         raise NotNow(_("no email can be sent to %(name)s now", name=seat.name))
     audit.log_action(
@@ -110,11 +56,11 @@ def change_email(*, session: Session, game_id: int, seat: int, email: str, actor
         raise NotNow(_("%(name)s is a bot: hand the seat to a person instead", name=target.name))
     new = require_email(email, target.name)
     if new == target.email:
-        raise games.ServiceError(_("%(email)s is already %(name)s's address", email=new, name=target.name))
+        raise ServiceError(_("%(email)s is already %(name)s's address", email=new, name=target.name))
     old = target.email
     target.email = new
-    _rotate(target)
-    _welcome(session, game, seats, target)
+    seat_flows.rotate(target)
+    seat_flows.welcome(session=session, game=game, seats=seats, seat=target)
     audit.log_action(
         session,
         game,
@@ -148,15 +94,15 @@ def hand_seat(
     seats, target = seat_at(session, game_id, seat)
     rules = games.rules_of(game)
     if kind not in games.seat_kinds(rules):
-        raise games.ServiceError(_("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(rules.bots)))
-    _rotate(target)
+        raise ServiceError(_("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(rules.bots)))
+    seat_flows.rotate(target)
     if kind == "human":
         who = f"the new player of {target.name}'s seat"
         new, language, zone = require_email(email, who), check_language(language), check_timezone(timezone, who)
         old = f"{target.email}" if not target.is_bot else f"the {target.kind} bot"
         target.kind, target.email, target.language, target.timezone = "human", new, language, zone
         target.left_at, target.reminders = None, True
-        _welcome(session, game, seats, target)
+        seat_flows.welcome(session=session, game=game, seats=seats, seat=target)
         audit.log_action(
             session,
             game,
@@ -169,7 +115,7 @@ def hand_seat(
         message = _("%(name)s's seat now belongs to %(email)s; an invitation is queued.", name=target.name, email=new)
     else:
         if target.kind == kind:
-            raise games.ServiceError(_("%(name)s is already played by the %(kind)s bot", name=target.name, kind=kind))
+            raise ServiceError(_("%(name)s is already played by the %(kind)s bot", name=target.name, kind=kind))
         was = f"{target.email or 'a person'}" if not target.is_bot else f"the {target.kind} bot"
         target.kind = kind
         session.add(target)
@@ -183,7 +129,7 @@ def hand_seat(
             f"The organiser handed {target.name}'s seat to a bot.",
             target.position,
         )
-        if _play_bots(session, game):
+        if play.play_bots(session=session, game=game):
             message = _(
                 "The %(kind)s bot now plays %(name)s's seat. It has made its decision.", kind=kind, name=target.name
             )
@@ -195,8 +141,8 @@ def hand_seat(
 def pause_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
     """Pause a running game: moves are refused and no reminders or deadlines run until it is resumed."""
     game = running(session, game_id)
-    why = games.check_text(reason, _("the reason"), MAX_REASON) if reason.strip() else ""
-    sweeps.pause_game(
+    why = check_text(reason, _("the reason"), MAX_REASON) if reason.strip() else ""
+    game_flows.pause(
         session=session, game_id=game_id, reason=f"The organiser paused it{': ' + why if why else ''}.", now=now_or(now)
     )
     audit.log_action(
@@ -220,10 +166,7 @@ def resume_game(*, session: Session, game_id: int, actor: Actor, now: datetime |
         f"resumed the game (paused since {since}{why})",
         "The organiser resumed the game.",
     )
-    sweeps.resume_game(session=session, game_id=game_id, now=now_or(now))
-    session.flush()
-    played = _play_bots(session, game)
-    if played:
+    if game_flows.resume(session=session, game_id=game_id, now=now_or(now)):
         return _("The game is running again. The bot to act has played.")
     return _("The game is running again.")
 
@@ -231,9 +174,11 @@ def resume_game(*, session: Session, game_id: int, actor: Actor, now: datetime |
 def extend_deadline(*, session: Session, game_id: int, hours: int, actor: Actor, now: datetime | None = None) -> str:
     """Move the current decision's deadline ``hours`` later (counted from now if it has already passed)."""
     if type(hours) is not int or not 1 <= hours <= MAX_EXTEND_HOURS:
-        raise games.ServiceError(_("extend by 1 to %(num)d hours", num=MAX_EXTEND_HOURS))
+        raise ServiceError(_("extend by 1 to %(num)d hours", num=MAX_EXTEND_HOURS))
     game = running(session, game_id)
-    seat = None if game.current_seat is None else games.seats_of(session=session, game_id=game_id)[game.current_seat]
+    seat = (
+        None if game.current_seat is None else seat_rows.seats_of(session=session, game_id=game_id)[game.current_seat]
+    )
     deadline = None if seat is None else waits.extend(session, game, seat, hours, now_or(now))
     if seat is None or deadline is None:
         raise NotNow(_("this game has no deadline for the current decision"))
@@ -257,19 +202,19 @@ def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: 
     game = running(session, game_id, unpaused=False)
     rules = games.rules_of(game)
     state = games.load_state(game)
-    seats = games.seats_of(session=session, game_id=game_id)
+    seats = seat_rows.seats_of(session=session, game_id=game_id)
     waiting = rules.waiting_for(state)
     if seat is not None:
         if not 0 <= seat < len(seats):
-            raise games.ServiceError(_("game %(id)s has no seat %(number)d", id=game_id, number=seat + 1))
+            raise ServiceError(_("game %(id)s has no seat %(number)d", id=game_id, number=seat + 1))
         open_now = waiting.get(seats[seat].name)
         candidates = [seats[seat]] if open_now is not None and open_now.id == str(decision) else []
     else:
         candidates = [s for s in seats if s.name in waiting and waiting[s.name].id == str(decision)]
     if not candidates:
-        raise games.AlreadyPlayed
+        raise AlreadyPlayed
     if len(candidates) > 1:
-        raise games.ServiceError(_("several seats are waited on for this decision: say for which seat"))
+        raise ServiceError(_("several seats are waited on for this decision: say for which seat"))
     target = candidates[0]
     move = games.move_body(games.bot_move(rules, state, target.name))
     words = rules.describe_move(move)
@@ -282,15 +227,13 @@ def bot_decision(*, session: Session, game_id: int, decision: str | int, actor: 
         f"The organiser let a bot make a decision for {target.name}: {words}.",
         target.position,
     )
-    flows.apply_move(
-        session=session, game_id=game_id, seat=target.position, move=move, decision=str(decision), source="admin"
-    )
+    play.move(session=session, game_id=game_id, seat=target.position, move=move, decision=str(decision), source="admin")
     return _("The bot decided for %(name)s: %(move)s.", name=target.name, move=words)
 
 
 def hide_message(*, session: Session, game_id: int, message_id: int, actor: Actor, now: datetime | None = None) -> str:
     """Hide a table-talk message from the players' pages and from emails not yet written; logged."""
-    game = games.get_game(session=session, game_id=game_id, lock=True)
+    game = seat_rows.get_game(session=session, game_id=game_id, lock=True)
     message = talk.hide(session=session, game_id=game_id, message_id=message_id, now=now_or(now))
     audit.log_action(session, game, actor, "hide_message", f"hid a message of seat {message.seat + 1}: {message.text}")
     return _("The message is hidden.")
@@ -298,7 +241,7 @@ def hide_message(*, session: Session, game_id: int, message_id: int, actor: Acto
 
 def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:
     """Send the game's undeliverable emails again: back to queued, attempts reset."""
-    game = games.get_game(session=session, game_id=game_id, lock=True)
+    game = seat_rows.get_game(session=session, game_id=game_id, lock=True)
     result = session.execute(
         update(OutboxEmail)
         .where(col(OutboxEmail.game_id) == game_id, col(OutboxEmail.status) == "dead")
@@ -316,11 +259,13 @@ def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: date
 def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
     """Stop a game for good: no more moves, reminders or deadlines; it stays readable."""
     game = running(session, game_id, unpaused=False)
-    why = games.check_text(reason, _("the reason"), MAX_REASON) if reason.strip() else ""
-    game.aborted_at = now_or(now)
-    game.paused_at = game.paused_at or game.aborted_at
-    game.paused_reason = f"The organiser ended the game early{': ' + why if why else ''}."
-    waits.clear(session, game)
+    why = check_text(reason, _("the reason"), MAX_REASON) if reason.strip() else ""
+    game_flows.abort(
+        session=session,
+        game=game,
+        reason=f"The organiser ended the game early{': ' + why if why else ''}.",
+        now=now_or(now),
+    )
     audit.log_action(
         session,
         game,

@@ -15,7 +15,9 @@ from engine.errors import FormatError
 from engine.protocol import Decision, Milestone, Result
 from engine.protocol import Game as Rules
 
-from .. import games, talk, timing
+from .. import timing
+from ..core import games, talk
+from ..core import seats as seat_rows
 from ..models import AdminAction, Game, MoveRecord, OutboxEmail, Seat
 from .common import RUNNING, Actor, now_or
 from .playing import Playing, playing
@@ -190,9 +192,9 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None, ac
     their own seat may see: their seat's view instead of the summary, the log as they may read it, and no bot's
     move for another seat (it would tell that seat's cards).
     """
-    game = games.get_game(session=session, game_id=game_id)
+    game = seat_rows.get_game(session=session, game_id=game_id)
     rules = games.rules_of(game)
-    seats = games.seats_of(session=session, game_id=game_id)
+    seats = seat_rows.seats_of(session=session, game_id=game_id)
     state = games.load_state(game)
     mine = playing(session=session, game=game, seats=seats, actor=actor)
     viewer = mine.seat if mine is not None and mine.hidden else None

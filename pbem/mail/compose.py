@@ -10,7 +10,6 @@ one-click unsubscribe headers.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -22,14 +21,13 @@ from typing import Any
 from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from jinja2 import Environment, Template
 
 from engine.protocol import Milestone, Result
 
-from .. import games, links, timing
+from .. import i18n
+from ..core import games, links, records
 from ..models import Game, Seat
-from ..timing import local_datetime as local_time
 from . import outbox
 
 KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser")
@@ -70,11 +68,6 @@ def recipient(seat: Seat) -> str:
 def subject(game: Game, *parts: str) -> str:
     """'Friday game · You are invited': the game's name, then the parts."""
     return " · ".join([game.name, *parts])
-
-
-def commitment(seed: int) -> str:
-    """The SHA-256 of the seed's decimal digits: announced at the start, checked against the seed at the end."""
-    return hashlib.sha256(str(seed).encode()).hexdigest()
 
 
 def thread_root(game: Game, seat: Seat) -> str:
@@ -141,19 +134,6 @@ def render(kind: str, **context: Any) -> tuple[str, str]:
     return text.strip() + "\n", html
 
 
-def duration(delta: timedelta) -> str:
-    """'2 days', '1 day and 5 hours', '3 hours', 'less than an hour'."""
-    hours = int(delta.total_seconds() // 3600)
-    days, hours = divmod(hours, 24)
-    day_words = str(ngettext("%(num)d day", "%(num)d days", days))
-    hour_words = str(ngettext("%(num)d hour", "%(num)d hours", hours))
-    if days and hours:
-        return str(_("%(days)s and %(hours)s", days=day_words, hours=hour_words))
-    if days:
-        return day_words
-    return hour_words if hours else str(_("less than an hour"))
-
-
 def _players(seats: Sequence[Seat], seat: Seat | None) -> list[dict[str, Any]]:
     return [
         {"name": s.name, "you": seat is not None and s.id == seat.id, "bot": s.is_bot, "left": s.left_at is not None}
@@ -205,7 +185,7 @@ def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, roo
     context |= {
         "view": _view(game, state, seat),
         "options": option_lines(game),
-        "commitment": commitment(game.seed),
+        "commitment": records.commitment(game.seed),
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
     }
     text, html = render("invitation", **context)
@@ -287,8 +267,8 @@ def turn(
         "links": move_links(game, seat, state),
         "reminder": reminder,
         "last_reminder": last_reminder,
-        "waited": duration(waited) if waited is not None else None,
-        "deadline": local_time(deadline, seat.timezone) if deadline is not None else None,
+        "waited": i18n.duration(waited) if waited is not None else None,
+        "deadline": i18n.when(deadline, seat.timezone) if deadline is not None else None,
         "at_deadline": str(at) if (at := AT_DEADLINE.get(str((game.policy or {}).get("timeout")))) else None,
         "subject_line": turn_subject(game, state, seat, reminder),
         "sheets": list(sheets),
@@ -320,15 +300,6 @@ def ranking(result: Result) -> list[dict[str, Any]]:
     return out
 
 
-def record_json(game: Game, seats: Sequence[Seat], logged: Sequence[tuple[int, dict[str, Any]]]) -> str:
-    """The game record (the game's ``record``) of ``game`` with its logged moves (seat, move), as a JSON text."""
-    rules = games.rules_of(game)
-    names = [s.name for s in seats]
-    start = rules.new_game(names, game.options, game.seed)
-    moves = [rules.parse_move(names[position], move) for position, move in logged]
-    return json.dumps(rules.record(start, moves), indent=1, ensure_ascii=False) + "\n"
-
-
 def game_over(
     *, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, record: str, sheets: Sequence[Milestone] = ()
 ) -> Email:
@@ -344,7 +315,7 @@ def game_over(
         "ranking": ranking(result),
         "winners": list(result.winners),
         "seed": game.seed,
-        "commitment": commitment(game.seed),
+        "commitment": records.commitment(game.seed),
         "check_url": check_url(game, seat),
         "filename": f"{rules.key}-{game.id}.json",
         "sheets": list(sheets),
@@ -359,7 +330,7 @@ def game_over(
 def digest(*, game: Game, seats: Sequence[Seat], seat: Seat, lines: Sequence[str], day: date) -> Email:
     """The daily digest: what happened in the game (``lines``, as the seat may read them) while it was not the
     seat's turn."""
-    context = _base(game, seats, seat) | {"lines": list(lines), "day": timing.long_date(day)}
+    context = _base(game, seats, seat) | {"lines": list(lines), "day": i18n.day(day)}
     text, html = render("digest", **context)
     headers = seat_headers(game, seat, root=False)
     return Email("digest", recipient(seat), subject(game, _("What happened")), text, html, headers)

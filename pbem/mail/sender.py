@@ -26,6 +26,7 @@ from sqlmodel import Session, col
 
 from .. import db
 from ..models import OutboxEmail, utcnow
+from . import notify
 from .outbox import HeaderInjection, as_utc, check_header, claim_due, message_domain
 
 log = logging.getLogger(__name__)
@@ -376,7 +377,6 @@ class _Batch:
         rendered); None if it was dropped or failed (recorded)."""
         if email.render is None:
             return email
-        from . import notify  # notify builds on the game services, which build on the outbox
 
         try:
             with Session(self.engine) as session:
@@ -517,7 +517,6 @@ def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit
 
 def _tell_organisers(engine: Engine, now: datetime) -> int:
     """After each pass: queue the "mail is stuck" notices that are due (see notify)."""
-    from . import notify  # notify builds on the game services, which build on the outbox
 
     try:
         with Session(engine) as session:  # a read first: nearly always there is nothing to tell

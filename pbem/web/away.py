@@ -10,128 +10,90 @@ from typing import Any
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext as _
 
-from .. import db, games, i18n, links, pages, sweeps, timing
-from ..mail import notify
+from .. import db, i18n
+from ..core import seats
+from ..core.errors import ServiceError
+from ..i18n import N_
 from ..models import utcnow
-from .errors import error_page
-from .play import link_error
+from . import tokens
+from .errors import titled
 
 bp = Blueprint("away", __name__)
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-LINK_ERRORS = (links.LinkInvalid, links.LinkExpired, games.ServiceError)
-
-
-def _link(token: str) -> tuple[links.Link, str]:
-    """The verified link and the seat's personal token (raises one of LINK_ERRORS)."""
-    link, _game, _seats, seat = pages.resolve(session=db.get_session(), token=token)
-    personal = links.personal_token(link.game_id, link.seat, seat.nonce)
-    db.get_session().close()
-    return link, personal
-
-
-def _back(personal: str) -> Any:
-    return redirect(url_for("play.page", token=personal, _anchor="away"), code=303)
+def _back() -> Any:
+    return redirect(url_for("play.page", token=tokens.personal(), _anchor="away"), code=303)
 
 
 @bp.post("/play/<token>/away")
+@titled(N_("Time away not set"))
 def set_away(token: str) -> Any:
     """Mark the seat away until the date in the form (``until``, YYYY-MM-DD, in the player's time zone)."""
-    try:
-        link, personal = _link(token)
-    except LINK_ERRORS as exc:
-        return link_error(exc)
+    link = tokens.link()
+    tokens.seat()  # the seat's language from here on
     until = _date(request.form.get("until", ""))
     if until is None:
-        return error_page(400, _("Choose the date you are back, like 2026-03-12."), _("That date is not valid"))
-    try:
-        with db.write_session() as session:
-            sweeps.set_absence(
-                session=session,
-                game_id=link.game_id,
-                seat=link.seat,
-                until=until,
-                now=utcnow(),
-                nonce_tag=link.nonce_tag,
-            )
-    except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, _("Time away not set"))
+        raise ServiceError(N_("Choose the date you are back, like 2026-03-12."), title=N_("That date is not valid"))
+    with db.write_session() as session:
+        seats.set_absence(
+            session=session, game_id=link.game_id, seat=link.seat, until=until, now=utcnow(), nonce_tag=link.nonce_tag
+        )
     flash(
-        _(
-            "You are away until %(date)s: no reminders until then, and your deadlines wait.",
-            date=timing.long_date(until),
-        ),
+        _("You are away until %(date)s: no reminders until then, and your deadlines wait.", date=i18n.day(until)),
         "done",
     )
-    return _back(personal)
+    return _back()
 
 
 @bp.post("/play/<token>/back")
+@titled(N_("Time away not changed"))
 def back(token: str) -> Any:
     """End the seat's time away now."""
-    try:
-        link, personal = _link(token)
-    except LINK_ERRORS as exc:
-        return link_error(exc)
-    try:
-        with db.write_session() as session:
-            sweeps.end_absence(
-                session=session, game_id=link.game_id, seat=link.seat, now=utcnow(), nonce_tag=link.nonce_tag
-            )
-    except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, _("Time away not changed"))
+    link = tokens.link()
+    tokens.seat()
+    with db.write_session() as session:
+        seats.end_absence(session=session, game_id=link.game_id, seat=link.seat, now=utcnow(), nonce_tag=link.nonce_tag)
     flash(_("Welcome back: you are no longer marked as away."), "done")
-    return _back(personal)
+    return _back()
 
 
 @bp.post("/play/<token>/quiet")
+@titled(N_("Quiet hours not changed"))
 def quiet(token: str) -> Any:
     """Set the seat's quiet hours (``start`` and ``end``, HH:MM), or go back to the default (``default``)."""
-    try:
-        link, personal = _link(token)
-    except LINK_ERRORS as exc:
-        return link_error(exc)
+    link = tokens.link()
+    tokens.seat()
     form = request.form
     start: str | None = None
     end: str | None = None
     if "default" not in form:
         start, end = form.get("start", ""), form.get("end", "")
-    try:
-        with db.write_session() as session:
-            seat = sweeps.set_quiet_hours(
-                session=session,
-                game_id=link.game_id,
-                seat=link.seat,
-                start=start,
-                end=end,
-                now=utcnow(),
-                nonce_tag=link.nonce_tag,
-            )
-            chosen = f"{seat.quiet_start}-{seat.quiet_end}" if seat.quiet_start else None
-    except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, _("Quiet hours not changed"))
+    with db.write_session() as session:
+        seat = seats.set_quiet_hours(
+            session=session,
+            game_id=link.game_id,
+            seat=link.seat,
+            start=start,
+            end=end,
+            now=utcnow(),
+            nonce_tag=link.nonce_tag,
+        )
+        chosen = f"{seat.quiet_start}-{seat.quiet_end}" if seat.quiet_start else None
     flash(_("Quiet hours: %(hours)s.", hours=chosen) if chosen else _("Quiet hours: the default."), "done")
-    return _back(personal)
+    return _back()
 
 
 @bp.post("/play/<token>/language")
+@titled(N_("Language not changed"))
 def language(token: str) -> Any:
     """Change the language of the seat's pages and emails (``language``: one of i18n.SUPPORTED); the page it goes
     back to, and the seat's next email, speak it."""
-    try:
-        link, personal = _link(token)
-    except LINK_ERRORS as exc:
-        return link_error(exc)
-    try:
-        with db.write_session() as session:
-            _game, _seats, seat = games.find_seat(session=session, link=link)
-            notify.set_language(session=session, seat=seat, language=request.form.get("language", ""))
-            i18n.use(seat.language, seat.timezone)  # the answer speaks the new language
-    except games.LinkRevoked as exc:
-        return link_error(exc)
-    except (games.ServiceError, notify.Refused) as exc:
-        return error_page(exc.status, exc.message, _("Language not changed"))
+    with db.write_session() as session:
+        found = tokens.seat(session, lock=True)
+        seats.set_language(session=session, seat=found.seat, language=request.form.get("language", ""))
+        tokens.speak(found.seat)  # the answer speaks the new language
+        personal = tokens.personal()
     flash(_("From now on your pages and emails are in %(language)s.", language=i18n.NAMES[i18n.current()]), "done")
     return redirect(url_for("play.page", token=personal, _anchor="language"), code=303)
 

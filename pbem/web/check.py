@@ -9,8 +9,9 @@ from typing import Any
 from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext as _
 
-from .. import db, games, links, pages
-from .play import link_error
+from .. import db
+from ..core import records
+from . import pages, tokens
 
 bp = Blueprint("check", __name__)
 SEED = re.compile(r"-?[0-9]{1,40}")
@@ -20,20 +21,14 @@ COMMITMENT = re.compile(r"[0-9a-f]{64}")
 @bp.get("/play/<token>/check")
 def seed(token: str) -> Any:
     """The seed check of the seat's game: the commitment, and once the game is over the seed and its SHA-256."""
-    try:
-        data = pages.seed_check(session=db.get_session(), token=token)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return link_error(exc)
+    data = pages.seed_check(session=db.get_session(), link=tokens.link())
     return render_template("check/seed.html", check=data)
 
 
 @bp.get("/play/<token>/record.json")
 def record(token: str) -> Any:
     """The record of the seat's finished game, as a file to download."""
-    try:
-        name, text = pages.game_record(session=db.get_session(), token=token)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return link_error(exc)
+    name, text = pages.game_record(session=db.get_session(), link=tokens.link())
     response = Response(text, mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
@@ -51,6 +46,6 @@ def compare() -> Any:
         error = _("A seed is a whole number: at most 40 digits.")
     elif not COMMITMENT.fullmatch(commitment):
         error = _("A commitment is 64 characters, each a digit or a letter from a to f.")
-    digest = pages.seed_digest(seed_text) if error is None else None
+    digest = records.commitment(seed_text) if error is None else None
     page = render_template("check/compare.html", seed=seed_text, commitment=commitment, digest=digest, error=error)
     return page, 400 if error else 200

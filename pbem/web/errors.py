@@ -18,7 +18,8 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .. import db
+from .. import db, i18n
+from ..core.errors import LinkExpired, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -162,11 +163,42 @@ def _description(exc: HTTPException, status: int) -> str:
     return description
 
 
-def register(app: Flask) -> None:
-    """Render HTTP errors, CSRF failures, an unavailable database and unexpected exceptions as pages."""
+def titled(title: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A view whose refusals (``ServiceError``) are headed ``title`` (a message key): "Time away not set"."""
+
+    def wrap(view: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(view)
+        def titled_view(**kwargs: Any) -> Any:
+            g.pbem_error_title = title
+            return view(**kwargs)
+
+        return titled_view
+
+    return wrap
+
+
+def refused_page(exc: ServiceError) -> tuple[str, int, list[tuple[str, str]]]:
+    """The page of a refusal, in the reader's language: what is wrong (and the rule, after the words), under the
+    view's heading, the refusal's own, or the status's."""
+    title_key = exc.title_key or g.get("pbem_error_title")
+    message = f"{exc.message} ({exc.rule})" if exc.rule else exc.message
+    return error_page(exc.status, message, i18n.text(title_key) if title_key else None, exc.headers)
+
+
+def register(app: Flask, expired: Callable[[], Any]) -> None:
+    """Render refusals, HTTP errors, CSRF failures, an unavailable database and unexpected exceptions as pages;
+    ``expired`` answers a genuine link that is too old (it offers a fresh one)."""
     for endpoint, view in list(app.view_functions.items()):
         app.view_functions[endpoint] = _retry_once(view)
     message_flashed.connect(_note_flash, app)
+
+    @app.errorhandler(ServiceError)
+    def _refused(exc: ServiceError) -> tuple[str, int, list[tuple[str, str]]]:
+        return refused_page(exc)
+
+    @app.errorhandler(LinkExpired)
+    def _expired(exc: LinkExpired) -> Any:
+        return expired()
 
     @app.errorhandler(DBAPIError)
     def _database(exc: DBAPIError) -> tuple[str, int, list[tuple[str, str]]]:

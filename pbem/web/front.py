@@ -10,9 +10,10 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 from limits import parse as parse_limit
 
-from .. import db, games
-from ..mail import notify
-from .errors import error_page
+from .. import db
+from ..core.errors import ServiceError, TooMany
+from ..flows import links as link_flows
+from ..i18n import N_
 
 bp = Blueprint("front", __name__)
 LOST_KEY = "lost-links"
@@ -33,17 +34,16 @@ def lost_links() -> Any:
     keys = (*((prefix,) if prefix else ()), LOST_KEY, request.remote_addr or "unknown")
     if not strategy.hit(limit, *keys):
         wait = max(1, int(strategy.get_window_stats(limit, *keys).reset_time - time.time()))
-        page, status, headers = error_page(
-            429,
-            _("You asked for your links many times in a short while. Please try again later."),
-            _("Too many requests"),
+        raise TooMany(
+            N_("You asked for your links many times in a short while. Please try again later."),
+            retry_after=wait,
+            title=N_("Too many requests"),
         )
-        return page, status, [*headers, ("Retry-After", str(wait))]
     address = request.form.get("address", "").strip()
     try:
         with db.write_session() as session:
-            notify.send_lost_links(session=session, address=address)
-    except games.ServiceError:
+            link_flows.lost_links(session=session, address=address)
+    except ServiceError:
         error = _("That is not an email address: check it and try again.")
         return render_template("front/index.html", address=address[:254], error=error), 400
     return render_template("front/sent.html", address=address)

@@ -7,14 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, current_app, render_template, url_for
-from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 
 import engine
 
-from .. import db, games, i18n, links, pages
-from .errors import error_page
-from .play import link_error
+from .. import i18n
+from ..core import games
+from ..core.errors import NotFound
+from ..i18n import N_
+from . import tokens
 
 bp = Blueprint("help", __name__)
 
@@ -36,7 +37,7 @@ def rules_page(key: str, lang: str) -> str:
 
 def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
     if key not in engine.GAMES:
-        return error_page(404, _("There is no such game here."))
+        raise NotFound
     game = games.rules_of(key)
     page = rules_page(key, i18n.current())
     try:
@@ -44,7 +45,7 @@ def _page(key: str, options: dict[str, Any] | None, **context: Any) -> Any:
             "help/how_to_play.html", key=key, title=game.title, options=options, rules_page=page, **context
         )
     except TemplateNotFound:
-        return error_page(404, _("There is no help page for %(game)s yet.", game=game.title))
+        raise NotFound(N_("There is no help page for %(game)s yet."), game=game.title) from None
 
 
 @bp.get("/how-to-play/<key>")
@@ -56,9 +57,6 @@ def rules(key: str) -> Any:
 @bp.get("/play/<token>/how-to-play")
 def for_seat(token: str) -> Any:
     """How to play the game of a seat's link, with that game's options, and a way back to the seat's page."""
-    try:
-        link, game, _seats, seat = pages.resolve(session=db.get_session(), token=token)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return link_error(exc)
-    back = url_for("play.page", token=links.personal_token(link.game_id, link.seat, seat.nonce))
-    return _page(game.game, dict(game.options), game_name=game.name, back=back)
+    found = tokens.seat()
+    back = url_for("play.page", token=tokens.personal())
+    return _page(found.game.game, dict(found.game.options), game_name=found.game.name, back=back)

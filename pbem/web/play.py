@@ -15,10 +15,13 @@ import engine
 from engine.errors import FormatError
 from engine.protocol import Game as Rules
 
-from .. import db, flows, games, i18n, links, pages, talk
-from ..models import utcnow
-from .errors import error_page
-from .settings import expired_page
+from .. import db
+from ..core import games, links, talk
+from ..core.errors import AlreadyPlayed, BadMessage, MoveRefused, ServiceError, TooMany
+from ..flows import play
+from ..i18n import N_
+from . import pages, tokens
+from .errors import titled
 
 bp = Blueprint("play", __name__)
 NOT_MOVE = ("csrf_token", "decision", "say")
@@ -33,24 +36,10 @@ DEFAULT = "_default"
 STYLE_MAX_AGE = 365 * 24 * 3600
 
 
-def link_error(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
-    """The page for a link that cannot be used: not valid (400), expired (offers a fresh one), revoked, gone."""
-    if isinstance(exc, links.LinkExpired):
-        return expired_page(str((request.view_args or {}).get("token", "")))
-    if isinstance(exc, games.ServiceError):
-        return error_page(exc.status, exc.message)
-    return error_page(
-        400, _("This link is not valid. Check that it was copied whole, or use the one in your latest email.")
-    )
-
-
 @bp.get("/play/<token>")
 def page(token: str) -> Any:
     """The seat's page; for a move link, with that move ready to confirm."""
-    try:
-        data = pages.seat_page(session=db.get_session(), token=token)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return link_error(exc)
+    data = pages.seat_page(session=db.get_session(), link=tokens.link())
     say = request.args.get("say", "")[: talk.LONGEST]
     return render_template("play/page.html", page=data, parts=parts_of(data.key), say=say if say.strip() else "")
 
@@ -58,28 +47,24 @@ def page(token: str) -> Any:
 @bp.get("/play/<token>/log")
 def full_log(token: str) -> Any:
     """The whole log of the game as this seat may see it."""
-    try:
-        data = pages.seat_page(session=db.get_session(), token=token, log_lines=None)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return link_error(exc)
+    data = pages.seat_page(session=db.get_session(), link=tokens.link(), log_lines=None)
     return render_template("play/log.html", page=data)
 
 
 @bp.post("/play/<token>")
 def make_move(token: str) -> Any:
     """Apply the move of a move link, or the one a page button posted, then show the page again."""
-    try:
-        link = links.read(token)
-    except (links.LinkInvalid, links.LinkExpired) as exc:
-        return link_error(exc)
+    link = tokens.link()
+    move: dict[str, Any] = {}
+    decision: str | None = None
+    message = ""
     try:
         # One transaction reads the seat, checks the form and makes the move: a refused form rolls it back.
         with db.write_session() as session:
-            seat = games.link_seat(session=session, link=link)
-            i18n.use(seat.language, seat.timezone)
-            rules = games.rules_of(seat.game)
-            move, decision, source, message = _the_move(link, rules, seat.name)
-            outcome = flows.apply_move(
+            found = tokens.seat(session)
+            rules = games.rules_of(found.game)
+            move, decision, source, message = _the_move(link, rules, found.seat.name)
+            outcome = play.move(
                 session=session,
                 game_id=link.game_id,
                 seat=link.seat,
@@ -91,59 +76,39 @@ def make_move(token: str) -> Any:
             )
             nonce = outcome.seats[link.seat].nonce
             rules = outcome.rules  # read while the game is loaded: its options may name what the move did
-    except _Refused as refused:
-        return refused.page
-    except (links.LinkInvalid, games.GameNotFound) as exc:
-        return link_error(exc)
-    except games.AlreadyPlayed:
+            done = _done_label(rules, outcome, found.seat.name, move)
+    except AlreadyPlayed:
         made = pages.already_played(session=db.get_session(), link=link, decision=decision)
         text = _("Already played. %(made)s Here is the game as it is now.", made=made)
         flash(f"{text} {_('Your message was not sent.')}" if message else text, "notice")
-        personal = token if link.purpose == links.PERSONAL else None
-        return _back(personal or pages.personal_token_of(session=db.get_session(), link=link))
-    except talk.TooChatty as exc:
-        label = _move_label(link, rules, move)
-        return _refused(429, exc.message, label, [("Retry-After", str(exc.retry_after))])
-    except talk.BadMessage as exc:
-        return _refused(400, exc.message, _move_label(link, rules, move))
-    except games.LinkRevoked as exc:
-        return link_error(exc)
-    except games.TooManyChanges as exc:
-        return error_page(exc.status, exc.message, headers=[("Retry-After", str(exc.retry_after))])
-    except games.ServiceError as exc:
-        rule = f"{exc.rule}: " if exc.rule else ""
-        return error_page(exc.status, f"{rule}{exc.message}", _("That move is not allowed"))
-    flash(_("Done: %(move)s.", move=_done_label(rules, outcome, seat.name, move)), "done")
+        return _back(tokens.personal())
+    except (BadMessage, TooMany) as exc:
+        if not message:
+            raise
+        return _refused(exc, rules.describe_move(move))
+    flash(_("Done: %(move)s.", move=done), "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
-
-
-class _Refused(Exception):
-    """A form refused before its move was tried: the error page to answer (the transaction is rolled back)."""
-
-    def __init__(self, page: Any) -> None:
-        super().__init__()
-        self.page = page
 
 
 def _the_move(link: links.Link, rules: Rules, player: str) -> tuple[dict[str, Any], str | None, str, str]:
     """The move, decision, source and message a request asks for: the link's own move, or a page's form
-    (raise _Refused for a form no page sends or a move the game cannot read)."""
+    (ServiceError for a form no page sends, MoveRefused for a move the game cannot read)."""
     if link.purpose == links.MOVE:
         move, decision, source = dict(link.move or {}), link.decision, "link"
     else:
         texts = _form_texts()
         if texts is None:
-            raise _Refused(error_page(400, _("The form did not name exactly one move.")))
+            raise ServiceError(N_("The form did not name exactly one move."))
         decision, source = _form_decision(), "page"
         try:
             move = _typed(rules, player, texts)
         except FormatError as exc:
-            raise _Refused(error_page(400, str(exc), _("That move is not allowed"))) from None
+            raise MoveRefused(str(exc)) from None
     if decision is None and not _standing(rules, player, move):
-        raise _Refused(error_page(400, _("The form did not say which decision it was made for. Reload the page.")))
+        raise ServiceError(N_("The form did not say which decision it was made for. Reload the page."))
     message = request.form.get("say", "")
     if len(request.form.getlist("say")) > 1 or len(message) > MAX_VALUE:
-        raise _Refused(error_page(400, _("The form did not send one message.")))
+        raise ServiceError(N_("The form did not send one message."))
     return move, decision, source, message if message.strip() else ""
 
 
@@ -153,24 +118,13 @@ def _done_label(rules: Rules, outcome: games.MoveOutcome, player: str, move: dic
     return pages.choice_label(offered, move) or rules.describe_move(move)
 
 
-def _move_label(link: links.Link, rules: Rules, move: dict[str, Any]) -> str:
-    """A move not made, in the words of its game (whose options may name its cards; ``rules`` when it is gone)."""
-    try:
-        game = games.get_game(session=db.get_session(), game_id=link.game_id)
-    except games.GameNotFound:
-        return rules.describe_move(move)
-    return games.rules_of(game).describe_move(move)
-
-
-def _refused(
-    status: int, reason: str, label: str, headers: list[tuple[str, str]] | None = None
-) -> tuple[str, int, list[tuple[str, str]]]:
+def _refused(exc: ServiceError, label: str) -> tuple[str, int, list[tuple[str, str]]]:
     """The page for a move refused because of its message: nothing was done; the same move is offered again,
     with the message as typed."""
     form = request.form
     kept = [(name, form[name]) for name in form if name not in ("csrf_token", "say")]
-    page = render_template("play/refused.html", reason=reason, label=label, kept=kept, message=form.get("say", ""))
-    return page, status, headers or []
+    page = render_template("play/refused.html", reason=exc.message, label=label, kept=kept, message=form.get("say", ""))
+    return page, exc.status, exc.headers
 
 
 def _back(personal: str) -> BaseResponse | Response:
@@ -230,36 +184,22 @@ def _small_int(value: str, digits: int) -> int | None:
 
 
 @bp.post("/play/<token>/say")
+@titled(N_("That message was not sent"))
 def say(token: str) -> Any:
     """Say something to the table (one line, at most 280 characters); the others see it on their page and in
     their next email."""
-    try:
-        link, _game, _seats, _seat = pages.resolve(session=db.get_session(), token=token)  # speaks the seat's language
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError) as exc:
-        return link_error(exc)
-    db.drop_session()
-    text = request.form.get("message", "")
-    try:
-        with db.write_session() as session:
-            talk.say(
-                session=session,
-                game_id=link.game_id,
-                seat=link.seat,
-                text=text,
-                nonce_tag=link.nonce_tag,
-                now=utcnow(),
-            )
-            nonce = games.seats_of(session=session, game_id=link.game_id)[link.seat].nonce
-    except talk.TooChatty as exc:
-        return error_page(429, exc.message, _("Not so fast"), [("Retry-After", str(exc.retry_after))])
-    except games.LinkRevoked as exc:
-        return link_error(exc)
-    except games.ServiceError as exc:
-        return error_page(exc.status, exc.message, _("That message was not sent"))
+    link = tokens.link()
+    tokens.seat()  # the seat's language from here on
+    with db.write_session() as session:
+        play.say(
+            session=session,
+            game_id=link.game_id,
+            seat=link.seat,
+            text=request.form.get("message", ""),
+            nonce_tag=link.nonce_tag,
+        )
     flash(_("Your message is on the table."), "done")
-    return redirect(
-        url_for("play.page", token=links.personal_token(link.game_id, link.seat, nonce), _anchor="talk"), code=303
-    )
+    return redirect(url_for("play.page", token=tokens.personal(), _anchor="talk"), code=303)
 
 
 def partial(key: str, name: str) -> str:

@@ -12,20 +12,24 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import db, flows, games, i18n, links
+from .. import db, i18n
+from ..core import games, links, seats
+from ..core.errors import LinkInvalid, ServiceError
 from ..extensions import csrf
-from ..mail import notify
+from ..flows import links as link_flows
+from ..flows import play
+from ..i18n import N_
 from ..models import utcnow
-from .errors import error_page
+from . import tokens
 
 bp = Blueprint("settings", __name__)
 ACTIONS = ("choices", "reminders-off", "leave", "language")
 ON_OFF = {"on": True, "off": False}
-FRESH_LINK_RETRY_SECONDS = 600
 
 
-def expired_page(token: str) -> tuple[str, int, list[tuple[str, str]]]:
+def expired_page() -> tuple[str, int, list[tuple[str, str]]]:
     """The page for a genuine but expired link, with a button that emails the seat a fresh one."""
+    token = tokens.token()
     _speak_any_age(token)
     return render_template("settings/expired.html", token=token), 410, []
 
@@ -34,45 +38,17 @@ def _speak_any_age(token: str) -> None:
     """Speak the language of the seat of a genuine link, however old (its nonce current); else change nothing."""
     try:
         link = links.read_any_age(token)
-        seats = games.seats_of(session=db.get_session(), game_id=link.game_id)
-    except (links.LinkInvalid, links.LinkExpired, games.ServiceError):
+        found = seats.load(session=db.get_session(), game_id=link.game_id, seat=link.seat, nonce_tag=link.nonce_tag)
+    except ServiceError:
         return
-    if 0 <= link.seat < len(seats) and link.nonce_tag == links.nonce_tag(seats[link.seat].nonce):
-        i18n.use(seats[link.seat].language, seats[link.seat].timezone)
-
-
-def _speak(token: str) -> None:
-    """Speak the language of a settings token's seat, if the token is good (the view then answers as it would)."""
-    try:
-        _game, _seats, seat = notify.settings_seat(session=db.get_session(), token=token)
-    except REFUSALS:
-        return
-    i18n.use(seat.language, seat.timezone)
-
-
-def _refused(exc: Exception) -> tuple[str, int, list[tuple[str, str]]]:
-    if isinstance(exc, links.LinkExpired):
-        return error_page(
-            410, _("This settings link has expired. Use the one in your latest email."), _("This link has expired")
-        )
-    if isinstance(exc, games.ServiceError | notify.Refused):
-        return error_page(exc.status, exc.message)
-    return error_page(
-        400, _("This link is not valid. Check that it was copied whole, or use the one in your latest email.")
-    )
-
-
-REFUSALS = (links.LinkInvalid, links.LinkExpired, games.ServiceError, notify.Refused)
+    tokens.speak(found.seat)
 
 
 @bp.get("/settings/<token>")
 def page(token: str) -> Any:
     """The seat's notification settings and "leave the game" (``?confirm=leave`` asks to confirm)."""
-    try:
-        game, _seats, seat = notify.settings_seat(session=db.get_session(), token=token)
-    except REFUSALS as exc:
-        return _refused(exc)
-    i18n.use(seat.language, seat.timezone)
+    found = tokens.settings_seat()
+    game, seat = found.game, found.seat
     rules = games.rules_of(game)
     return render_template(
         "settings/page.html",
@@ -93,37 +69,32 @@ def change(token: str) -> Any:
     one_click = request.form.get("List-Unsubscribe") == "One-Click"
     if not one_click:
         csrf.protect()
-    _speak(token)
-    db.drop_session()
     action = "reminders-off" if one_click else request.form.get("action", "")
-    if action not in ACTIONS:
-        return error_page(400, _("The form did not name a setting to change."))
     reminders = ON_OFF.get(request.form.get("reminders", ""))
-    if action == "choices" and reminders is None:
-        return error_page(400, _("The form did not say whether you want reminders. Reload the page and choose again."))
-    try:
-        with db.write_session() as session:
-            if action == "choices":
-                notify.set_email_choices(
-                    session=session,
-                    token=token,
-                    reminders=bool(reminders),
-                    score_sheets=request.form.get("score_sheets", ""),
-                    digest=request.form.get("digest", ""),
-                    now=utcnow(),
-                )
-            elif action == "leave":
-                game, _seats, seat = notify.settings_seat(session=session, token=token)
-                flows.leave_seat(session=session, game_id=game.id or 0, seat=seat.position)
-                name, game_name = seat.name, game.name
-            elif action == "language":
-                _game, _seats, seat = notify.settings_seat(session=session, token=token)
-                notify.set_language(session=session, seat=seat, language=request.form.get("language", ""))
-                i18n.use(seat.language, seat.timezone)  # the answer speaks the new language
-            else:
-                notify.set_reminders(session=session, token=token, on=False)
-    except REFUSALS as exc:
-        return _refused(exc)
+    with db.write_session() as session:  # a refusal raised in it rolls it back: nothing is changed
+        found = tokens.settings_seat(session, lock=True)  # from here on, the seat's language
+        seat = found.seat
+        if action not in ACTIONS:
+            raise ServiceError(N_("The form did not name a setting to change."))
+        if action == "choices" and reminders is None:
+            raise ServiceError(N_("The form did not say whether you want reminders. Reload the page and choose again."))
+        if action == "choices":
+            seats.set_email_choices(
+                session=session,
+                seat=seat,
+                reminders=bool(reminders),
+                score_sheets=request.form.get("score_sheets", ""),
+                digest=request.form.get("digest", ""),
+                now=utcnow(),
+            )
+        elif action == "leave":
+            play.leave(session=session, game_id=found.game.id or 0, seat=seat.position)
+            name, game_name = seat.name, found.game.name
+        elif action == "language":
+            seats.set_language(session=session, seat=seat, language=request.form.get("language", ""))
+            tokens.speak(seat)  # the answer speaks the new language
+        else:
+            seats.set_reminders(session=session, seat=seat, on=False)
     if action == "leave":
         return render_template("settings/left.html", name=name, game_name=game_name)
     if one_click:
@@ -146,9 +117,9 @@ def fresh_link() -> Any:
     db.drop_session()
     try:
         with db.write_session() as session:
-            notify.request_fresh_link(session=session, token=token)
-    except notify.TooManyRequests as exc:
-        return error_page(429, exc.message, headers=[("Retry-After", str(FRESH_LINK_RETRY_SECONDS))])
-    except (links.LinkInvalid, links.LinkExpired):
-        return error_page(400, _("This link is not valid, or it was replaced by a newer one: no fresh link was sent."))
+            link_flows.fresh_link(session=session, token=token)
+    except LinkInvalid:
+        raise LinkInvalid(
+            N_("This link is not valid, or it was replaced by a newer one: no fresh link was sent.")
+        ) from None
     return render_template("settings/fresh_sent.html")

@@ -17,7 +17,7 @@ from werkzeug.routing import Rule
 
 from pbem import admin, create_app, db
 from pbem.models import AdminAction, OutboxEmail
-from pbem.web.admin import safe_next
+from pbem.web.admin.base import safe_next
 from tests.apps import Table
 
 from .conftest import PASSWORD, assert_page, count, csrf_of, log_in, logged_in, login_refused, refused

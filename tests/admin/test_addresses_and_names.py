@@ -9,7 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import admin, db, flows, games
+from pbem import admin, db, flows
+from pbem.core import checks, errors, games
+from pbem.core import seats as seat_rows
 from pbem.models import Game
 from tests.apps import Table
 
@@ -25,15 +27,15 @@ INVISIBLE = ["Ann\u200b", "\u202eAnn", "A\u2066nn", "Ann\u00ad", "\ufeffAnn"]
 
 @pytest.mark.parametrize("address", HOSTILE)
 def test_the_shared_check_refuses_hostile_addresses(address: str) -> None:
-    with pytest.raises(games.ServiceError, match="is not an email address"):
-        games.check_email(address, "ann's email")
+    with pytest.raises(errors.ServiceError, match="is not an email address"):
+        checks.check_email(address, "ann's email")
 
 
 def test_the_shared_check_keeps_an_international_domain_in_ascii() -> None:
-    assert games.check_email(IDN, "ann's email") == IDN_ASCII
-    assert games.check_email("Ann@Example.COM", "ann's email") == "Ann@example.com", "the domain is lowercased"
-    with pytest.raises(games.ServiceError, match="not an email address"):
-        games.check_email("ann@localhost", "ann's email")
+    assert checks.check_email(IDN, "ann's email") == IDN_ASCII
+    assert checks.check_email("Ann@Example.COM", "ann's email") == "Ann@example.com", "the domain is lowercased"
+    with pytest.raises(errors.ServiceError, match="not an email address"):
+        checks.check_email("ann@localhost", "ann's email")
 
 
 @pytest.mark.parametrize("address", HOSTILE[:3])
@@ -57,7 +59,7 @@ def test_the_cli_accepts_an_international_domain(app: Flask) -> None:
         )
     assert result.exit_code == 0, result.output
     with app.app_context():
-        assert games.seats_of(session=db.get_session(), game_id=1)[0].email == IDN_ASCII
+        assert seat_rows.seats_of(session=db.get_session(), game_id=1)[0].email == IDN_ASCII
 
 
 @pytest.mark.parametrize("address", HOSTILE[:3])
@@ -92,10 +94,10 @@ def test_change_email_stores_an_international_domain_in_ascii(
 
 @pytest.mark.parametrize("name", INVISIBLE)
 def test_names_refuse_invisible_and_direction_characters(app: Flask, name: str) -> None:
-    with pytest.raises(games.ServiceError, match="invisible or text-direction"):
+    with pytest.raises(errors.ServiceError, match="invisible or text-direction"):
         games.check_seat(games.SeatSpec(name, "ann@example.com"))
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="invisible"):
-        flows.create_game(session=session, name=f"Game {name}", seats=[games.SeatSpec("Bob"), games.SeatSpec("Cy")])
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="invisible"):
+        flows.games.create(session=session, name=f"Game {name}", seats=[games.SeatSpec("Bob"), games.SeatSpec("Cy")])
 
 
 def test_ann_and_ann_with_a_zero_width_space_cannot_share_a_game(

@@ -11,7 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from pbem import admin, db, games
+from pbem import admin, db
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.models import Game, OutboxEmail
 from tests.apps import Table
 
@@ -71,8 +73,8 @@ def stored(app: Flask, path: str) -> tuple[Game, list[tuple[str, str]]]:
     game_id = int(path.rsplit("/", 1)[1])
     with app.app_context():
         session = db.get_session()
-        return games.get_game(session=session, game_id=game_id), [
-            (s.name, s.kind) for s in games.seats_of(session=session, game_id=game_id)
+        return seat_rows.get_game(session=session, game_id=game_id), [
+            (s.name, s.kind) for s in seat_rows.seats_of(session=session, game_id=game_id)
         ]
 
 

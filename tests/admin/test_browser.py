@@ -24,7 +24,9 @@ from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from werkzeug.serving import make_server
 
 from engine import call_to_glory as glory
-from pbem import create_app, db, games
+from pbem import create_app, db
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.models import AdminUser
 from tests.apps import free_port
 
@@ -190,7 +192,7 @@ def play_a_turn(win: Window) -> None:
 
 def stored_state(app: Flask, game_id: int) -> glory.State:
     with app.app_context():
-        return games.load_state(games.get_game(session=db.get_session(), game_id=game_id))
+        return games.load_state(seat_rows.get_game(session=db.get_session(), game_id=game_id))
 
 
 def test_an_organiser_runs_a_game(window: Window, site: Site, tmp_path: Path) -> None:

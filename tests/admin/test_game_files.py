@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 from sqlmodel import select
 
 from engine.call_to_adventure.files import packaged_set
-from pbem import db, games
+from pbem import db
+from pbem.core import games
 from pbem.models import Game
 
 from .conftest import count

@@ -17,7 +17,9 @@ from sqlmodel import col
 from werkzeug.test import TestResponse
 
 from engine import call_to_glory as glory
-from pbem import admin, db, games, timing
+from pbem import admin, db, i18n
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.models import AdminAction, Game, OutboxEmail
 from tests.apps import Table
 
@@ -61,8 +63,8 @@ def test_create_a_game_with_the_form(app: Flask, admin_client: FlaskClient) -> N
     invited = sorted(r.to_addr for r in outbox_rows(app, game_id, "invitation"))
     assert len(invited) == 2 and "ann@example.com" in invited[0] and "bob@example.com" in invited[1]
     with app.app_context():
-        game = games.get_game(session=db.get_session(), game_id=game_id)
-        seats = games.seats_of(session=db.get_session(), game_id=game_id)
+        game = seat_rows.get_game(session=db.get_session(), game_id=game_id)
+        seats = seat_rows.seats_of(session=db.get_session(), game_id=game_id)
     assert [(s.name, s.kind, s.timezone) for s in seats] == [
         ("ann", "human", "Europe/Amsterdam"),
         ("bob", "human", "Europe/Amsterdam"),
@@ -143,7 +145,7 @@ def test_the_list_shows_mail_stuck_for_an_hour_as_needing_attention(
                 update(OutboxEmail).where(col(OutboxEmail.game_id) == table.game_id)
                 .values(status="queued", attempts=3, created_at=since, last_error="connecting to smtp:25: refused")
             )  # fmt: skip
-    shown = timing.local_datetime(now - timedelta(hours=2), "Europe/Amsterdam")
+    shown = i18n.when(now - timedelta(hours=2), "Europe/Amsterdam")
     page = assert_page(admin_client.get("/admin/"), 200, "mail stuck since", shown)
     assert page.count("mail stuck since") == 1, "a failure younger than MAIL_STUCK_NOTICE_MINUTES is not stuck yet"
     attention = assert_page(admin_client.get("/admin/?attention=1"), 200, "1 game matches", "Game 1", "mail stuck")

@@ -14,7 +14,9 @@ from flask.testing import FlaskClient
 
 from engine import call_to_glory as glory
 from engine import cli as engine_cli
-from pbem import admin, db, flows, games
+from pbem import admin, db, flows
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.models import Game, OutboxEmail
 from tests.apps import Table
 from tests.mail.conftest import deliver
@@ -52,9 +54,7 @@ def play(app: Flask, table: Table, seat: int) -> None:
     state = table.state()
     move = {k: v for k, v in glory.legal_moves(state)[0].to_json().items() if k != "player"}
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(
-            session=session, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source="page"
-        )
+        flows.play.move(session=session, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source="page")
 
 
 def finish_turn(app: Flask, table: Table, seat: int, name: str) -> None:
@@ -218,14 +218,14 @@ def test_a_confirmed_organiser_exports_the_whole_record(
 def test_a_seat_the_organiser_left_is_not_theirs(app: Flask, organiser: admin.Actor) -> None:
     table = played_table(app, organiser)
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         assert admin.hidden_seat(session=session, game=game, seats=seats, actor=organiser) == seats[0]
-        flows.leave_seat(session=session, game_id=table.game_id, seat=0)
+        flows.play.leave(session=session, game_id=table.game_id, seat=0)
     with app.app_context():
         session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         assert admin.hidden_seat(session=session, game=game, seats=seats, actor=organiser) is None
 
 
@@ -306,7 +306,7 @@ def test_any_game_shows_an_organiser_who_plays_only_their_seat(
     ]
     table = create_table(app, organiser, seats=seats, game="call-to-adventure")
     with app.app_context():
-        game = games.get_game(session=db.get_session(), game_id=table.game_id)
+        game = seat_rows.get_game(session=db.get_session(), game_id=table.game_id)
         rules = games.rules_of(game)
         state = games.load_state(game)
         whole = rules.summary(state)

@@ -14,7 +14,9 @@ from sqlmodel import col
 
 from engine import call_to_glory as glory
 from engine.call_to_glory.game import parse_task_table, task_table_text
-from pbem import admin, audit, db, flows, games
+from pbem import admin, db, flows
+from pbem.core import audit, errors, games
+from pbem.core import seats as seat_rows
 from pbem.models import AdminUser, Game, OutboxEmail, Wait
 from tests.apps import Table
 from tests.mail.conftest import deliver
@@ -37,7 +39,7 @@ def read(app: Flask, service: Callable[..., Any], **kw: Any) -> Any:
 
 def game_row(app: Flask, game_id: int) -> Game:
     with app.app_context():
-        return games.get_game(session=db.get_session(), game_id=game_id)
+        return seat_rows.get_game(session=db.get_session(), game_id=game_id)
 
 
 def set_game(app: Flask, game_id: int, **values: Any) -> None:
@@ -50,7 +52,7 @@ def human_move(app: Flask, table: Table, seat: int, source: str = "page") -> gam
     """The first legal move of ``seat``, as a player's page would post it."""
     state = table.state()
     move = {k: v for k, v in glory.legal_moves(state)[0].to_json().items() if k != "player"}
-    return run(app, flows.apply_move, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source=source)
+    return run(app, flows.play.move, game_id=table.game_id, seat=seat, move=move, decision=state.ply, source=source)
 
 
 # Accounts -----------------------------------------------------------------------------------------
@@ -81,19 +83,19 @@ BAD_ACCOUNTS = [
 
 def test_bad_accounts_are_refused(app: Flask) -> None:
     for username, password, words in BAD_ACCOUNTS:
-        with pytest.raises(games.ServiceError, match=words):
+        with pytest.raises(errors.ServiceError, match=words):
             run(app, admin.create_admin, username=username, password=password)
     assert count(app, AdminUser) == 0
 
 
 def test_an_account_is_made_once_and_a_reset_ends_its_sessions(app: Flask, organiser: admin.Actor) -> None:
-    with pytest.raises(games.ServiceError, match="already an admin"):
+    with pytest.raises(errors.ServiceError, match="already an admin"):
         run(app, admin.create_admin, username="Org", password="another secret 1")
-    with pytest.raises(games.ServiceError, match="no admin"):
+    with pytest.raises(errors.ServiceError, match="no admin"):
         run(app, admin.create_admin, username="nobody", password="another secret 1", reset=True)
-    with pytest.raises(games.ServiceError, match="email"):
+    with pytest.raises(errors.ServiceError, match="email"):
         run(app, admin.create_admin, username="ann", password=PASSWORD, email="ann@example.com\r\nBcc: x@evil.example")
-    with pytest.raises(games.ServiceError, match="time zone"):
+    with pytest.raises(errors.ServiceError, match="time zone"):
         run(app, admin.create_admin, username="ann", password=PASSWORD, timezone="Mars/Olympus")
     with app.app_context(), db.write_session() as session:
         before = admin.start_session(session=session, user=session.get(AdminUser, organiser.id))
@@ -201,7 +203,7 @@ def test_the_new_game_form_refuses_bad_input_field_by_field(app: Flask, organise
     for label, change, key, words in HOSTILE:
         new = _new()
         change(new)
-        with pytest.raises(admin.InputErrors) as caught:
+        with pytest.raises(errors.InputErrors) as caught:
             run(app, admin.create_game_from_form, actor=organiser, new=new)
         assert key in caught.value.errors, (label, caught.value.errors)
         assert words in caught.value.errors[key], (label, caught.value.errors)
@@ -309,9 +311,9 @@ def test_the_list_filters_counts_and_pages(app: Flask, organiser: admin.Actor) -
     second = read(app, admin.list_games, now=now, attention=True, per_page=2, page=2)
     assert [r.id for r in second.rows] == [paused] and second.pages == 2 and second.total == 3
     assert ids(page=9) == []
-    with pytest.raises(games.ServiceError):
+    with pytest.raises(errors.ServiceError):
         read(app, admin.list_games, now=now, status="bogus")
-    with pytest.raises(games.ServiceError):
+    with pytest.raises(errors.ServiceError):
         read(app, admin.list_games, now=now, page=0)
 
 
@@ -328,7 +330,7 @@ def test_the_game_view_shows_everything(app: Flask, adm_table: Table, organiser:
     drawn = state.hands  # the organiser sees the card ann drew face down
     assert "ann drew" in view.log[1].text and "top of" not in view.log[1].text, drawn
     assert {e.kind for e in view.emails} == {"invitation", "turn"}
-    with pytest.raises(games.GameNotFound):
+    with pytest.raises(errors.NotFound):
         read(app, admin.game_view, game_id=999)
 
 
@@ -343,7 +345,7 @@ def test_resend_the_turn_email(app: Flask, adm_table: Table, organiser: admin.Ac
     assert len(turns) == before + 1 and "ann@example.com" in turns[-1].to_addr
     assert actions_of(app, adm_table.game_id)[-1].action == "resend_turn"
     run(app, admin.pause_game, game_id=adm_table.game_id, actor=organiser)
-    with pytest.raises(admin.NotNow, match="paused"):
+    with pytest.raises(errors.NotNow, match="paused"):
         run(app, admin.resend_turn_email, game_id=adm_table.game_id, actor=organiser)
 
 
@@ -366,11 +368,11 @@ def test_change_email_revokes_old_links_and_invites_the_new_address(
     assert last.action == "change_email" and last.seat == 1 and "bob@new.example" in last.detail
     assert last.notice is not None and "bob@new.example" not in last.notice, "players are not told the address"
     for bad, words in (("bob@new.example", "already"), ("nope", "not an email"), ("a@b.c\nBcc: x@y.z", "line")):
-        with pytest.raises(games.ServiceError, match=words):
+        with pytest.raises(errors.ServiceError, match=words):
             run(app, admin.change_email, game_id=adm_table.game_id, seat=1, email=bad, actor=organiser)
-    with pytest.raises(admin.NotNow, match="bot"):
+    with pytest.raises(errors.NotNow, match="bot"):
         run(app, admin.change_email, game_id=adm_table.game_id, seat=2, email="bot@example.com", actor=organiser)
-    with pytest.raises(games.ServiceError, match="no seat"):
+    with pytest.raises(errors.ServiceError, match="no seat"):
         run(app, admin.change_email, game_id=adm_table.game_id, seat=7, email="x@example.com", actor=organiser)
     assert adm_table.seat(1).email == "bob@new.example", "a refused change leaves the seat alone"
 
@@ -395,7 +397,7 @@ def test_hand_the_seat_to_act_to_a_bot(app: Flask, adm_table: Table, organiser: 
     assert [r.source for r in log] == ["bot"] * 3
     assert adm_table.verify()
     assert app.test_client().get(f"/play/{old}").status_code == 410
-    with pytest.raises(games.ServiceError, match="already played by the heuristic bot"):
+    with pytest.raises(errors.ServiceError, match="already played by the heuristic bot"):
         run(app, admin.hand_seat, game_id=adm_table.game_id, seat=0, kind="heuristic", actor=organiser)
     notices = read(app, audit.actions_since, game_id=adm_table.game_id, since=datetime.now(UTC) - timedelta(hours=1))
     assert [n.text for n in notices] == ["The organiser handed ann's seat to a bot."]
@@ -428,7 +430,7 @@ def test_hand_a_bot_seat_to_a_person(app: Flask, adm_table: Table, organiser: ad
         ({"kind": "human", "email": "d@example.com", "language": "english please"}, "language"),
         ({"kind": "wizard"}, "bots"),
     ):
-        with pytest.raises(games.ServiceError, match=words):
+        with pytest.raises(errors.ServiceError, match=words):
             run(app, admin.hand_seat, game_id=adm_table.game_id, seat=1, actor=organiser, **kw)
     assert adm_table.seat(1).email == "bob@example.com"
 
@@ -441,12 +443,12 @@ def test_pause_refuses_moves_and_resume_starts_a_fresh_wait(
     game = game_row(app, adm_table.game_id)
     assert game.paused_at is not None and "holidays" in (game.paused_reason or "")
     assert game.deadline_at is None and game.next_reminder_at is None
-    with pytest.raises(games.GamePaused):
+    with pytest.raises(errors.Paused):
         human_move(app, adm_table, 0)
-    with pytest.raises(admin.NotNow, match="paused"):
+    with pytest.raises(errors.NotNow, match="paused"):
         run(app, admin.pause_game, game_id=adm_table.game_id, actor=organiser)
     run(app, admin.resume_game, game_id=adm_table.game_id, actor=organiser)
-    with pytest.raises(games.ServiceError, match="line breaks"):
+    with pytest.raises(errors.ServiceError, match="line breaks"):
         run(app, admin.pause_game, game_id=adm_table.game_id, reason="a\nb", actor=organiser)
     later = datetime.now(UTC) + timedelta(days=2)
     run(app, admin.pause_game, game_id=adm_table.game_id, actor=organiser)
@@ -455,7 +457,7 @@ def test_pause_refuses_moves_and_resume_starts_a_fresh_wait(
     assert game.paused_at is None and game.deadline_at is not None and old_deadline is not None
     assert game.deadline_at.replace(tzinfo=UTC) > old_deadline.replace(tzinfo=UTC) + timedelta(days=1)
     human_move(app, adm_table, 0)
-    with pytest.raises(admin.NotNow, match="not paused"):
+    with pytest.raises(errors.NotNow, match="not paused"):
         run(app, admin.resume_game, game_id=adm_table.game_id, actor=organiser)
     assert [a.action for a in actions_of(app, adm_table.game_id)] == ["create", "pause", "resume", "pause", "resume"]
 
@@ -485,12 +487,12 @@ def test_extend_the_deadline(app: Flask, adm_table: Table, organiser: admin.Acto
     late = game_row(app, adm_table.game_id).deadline_at
     assert late is not None and abs(late.replace(tzinfo=UTC) - (now + timedelta(hours=2))) < timedelta(seconds=1)
     for hours in (0, -3, 10_000):
-        with pytest.raises(games.ServiceError, match="extend by"):
+        with pytest.raises(errors.ServiceError, match="extend by"):
             run(app, admin.extend_deadline, game_id=adm_table.game_id, hours=hours, actor=organiser)
     last = actions_of(app, adm_table.game_id)[-1]
     assert last.action == "extend_deadline" and last.notice == "The organiser gave ann 2 more hours to play."
     no_deadline = create_table(app, organiser, policy={"deadline_hours": None}).game_id
-    with pytest.raises(admin.NotNow, match="no deadline"):
+    with pytest.raises(errors.NotNow, match="no deadline"):
         run(app, admin.extend_deadline, game_id=no_deadline, hours=5, actor=organiser)
 
 
@@ -502,14 +504,14 @@ def test_the_bot_makes_the_open_decision_once(app: Flask, adm_table: Table, orga
     with app.app_context():
         log = games.move_log(session=db.get_session(), game_id=adm_table.game_id)
     assert [(r.source, r.seat) for r in log] == [("admin", 0)]
-    with pytest.raises(games.AlreadyPlayed):
+    with pytest.raises(errors.AlreadyPlayed):
         run(app, admin.bot_decision, game_id=adm_table.game_id, decision=decision, actor=organiser)
     assert adm_table.moves_logged() == 1 and adm_table.verify()
     assert game_row(app, adm_table.game_id).paused_at is not None, "the game stays paused"
 
 
 def test_retry_dead_emails(app: Flask, adm_table: Table, organiser: admin.Actor) -> None:
-    with pytest.raises(admin.NotNow, match="no undeliverable"):
+    with pytest.raises(errors.NotNow, match="no undeliverable"):
         run(app, admin.retry_dead_emails, game_id=adm_table.game_id, actor=organiser)
     with app.app_context(), db.write_session() as session:
         session.execute(
@@ -528,11 +530,11 @@ def test_abort_stops_the_game_for_good(app: Flask, adm_table: Table, organiser: 
     game = game_row(app, adm_table.game_id)
     assert game.aborted_at is not None and game.status == "playing", "status still mirrors the engine"
     assert game.deadline_at is None and game.next_reminder_at is None
-    with pytest.raises(games.GamePaused):
+    with pytest.raises(errors.Paused):
         human_move(app, adm_table, 0)
-    with pytest.raises(games.GamePaused, match="stopped"):
+    with pytest.raises(errors.Paused, match="stopped"):
         preference = {"do": "preference", "discard_preference": "larger"}
-        run(app, flows.apply_move, game_id=adm_table.game_id, seat=1, move=preference, decision=None, source="page")
+        run(app, flows.play.move, game_id=adm_table.game_id, seat=1, move=preference, decision=None, source="page")
     listed = read(app, admin.list_games, now=datetime.now(UTC), status="aborted")
     assert [r.id for r in listed.rows] == [adm_table.game_id]
     for service, kw in (
@@ -544,7 +546,7 @@ def test_abort_stops_the_game_for_good(app: Flask, adm_table: Table, organiser: 
         (admin.hand_seat, {"seat": 0, "kind": "random"}),
         (admin.extend_deadline, {"hours": 3}),
     ):
-        with pytest.raises(admin.NotNow, match="aborted"):
+        with pytest.raises(errors.NotNow, match="aborted"):
             run(app, service, game_id=adm_table.game_id, actor=organiser, **kw)
     assert run(app, admin.verify, game_id=adm_table.game_id, actor=organiser)[0]
 
@@ -552,9 +554,9 @@ def test_abort_stops_the_game_for_good(app: Flask, adm_table: Table, organiser: 
 def test_finished_games_refuse_repairs(app: Flask, organiser: admin.Actor) -> None:
     finished = _all_bots(app, organiser, "done")
     for service in (admin.pause_game, admin.abort_game, admin.resend_turn_email):
-        with pytest.raises(admin.NotNow, match="over"):
+        with pytest.raises(errors.NotNow, match="over"):
             run(app, service, game_id=finished, actor=organiser)
-    with pytest.raises(games.GameNotFound):
+    with pytest.raises(errors.NotFound):
         run(app, admin.pause_game, game_id=12345, actor=organiser)
 
 

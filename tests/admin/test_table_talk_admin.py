@@ -6,7 +6,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import db, talk
+from pbem import db
+from pbem.core import talk
 from pbem.models import AdminAction, Message, utcnow
 from tests.admin.conftest import csrf_of, refused
 from tests.apps import Table

@@ -11,7 +11,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import text
 from sqlmodel import select
 
-from pbem import admin, db, games, i18n
+from pbem import admin, db, i18n
+from pbem.core import checks, errors, games
+from pbem.core import seats as seat_rows
 from pbem.models import AdminUser, Game
 from tests.admin.conftest import CSRF, PASSWORD, log_in, logged_in, new_game_form
 from tests.scheduler.test_migration_0009 import _columns, _migrate
@@ -41,13 +43,13 @@ def language_of(app: Flask, username: str = "org") -> str:
 
 @pytest.mark.parametrize(("given", "stored"), [("nl", "nl"), ("NL", "nl"), (" Fr ", "fr"), ("en", "en")])
 def test_check_language_accepts_exactly_the_supported_ones(given: str, stored: str) -> None:
-    assert admin.check_language(given) == stored
+    assert checks.check_language(given) == stored
 
 
 @pytest.mark.parametrize("given", ["pt-BR", "de", "", "nl-BE", "english", None, 3])
 def test_check_language_refuses_the_others_and_names_the_choices(given: object) -> None:
-    with pytest.raises(games.ServiceError) as refused:
-        admin.check_language(given)
+    with pytest.raises(errors.ServiceError) as refused:
+        checks.check_language(given)
     assert all(f"{code} ({name})" in refused.value.message for code, name in i18n.NAMES.items())
 
 
@@ -73,7 +75,7 @@ def test_the_new_game_form_refuses_another_language(app: Flask, org_client: Flas
     org_client.post("/admin/games/new", data=form)
     with app.app_context():
         [game] = db.get_session().exec(select(Game)).all()
-        seats = games.seats_of(session=db.get_session(), game_id=game.id or 0)
+        seats = seat_rows.seats_of(session=db.get_session(), game_id=game.id or 0)
     assert [s.language for s in seats[:2]] == ["nl", "fr"], "codes are stored normalised"
 
 
@@ -82,9 +84,9 @@ def test_handing_a_seat_to_a_person_checks_the_language(app: Flask, org_client: 
     with app.app_context(), db.write_session() as session:
         from pbem import flows
 
-        game = flows.create_game(session=session, name="G", seats=specs, seed=1)
+        game = flows.games.create(session=session, name="G", seats=specs, seed=1)
         game_id = game.id or 0
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError):
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError):
         admin.hand_seat(
             session=session, actor=org, game_id=game_id, seat=1, kind="human", email="dee@example.com", language="pt-BR"
         )
@@ -93,7 +95,7 @@ def test_handing_a_seat_to_a_person_checks_the_language(app: Flask, org_client: 
             session=session, actor=org, game_id=game_id, seat=1, kind="human", email="dee@example.com", language="FR"
         )
     with app.app_context():
-        assert games.seats_of(session=db.get_session(), game_id=game_id)[1].language == "fr"
+        assert seat_rows.seats_of(session=db.get_session(), game_id=game_id)[1].language == "fr"
 
 
 def test_the_admin_area_speaks_the_admins_language(app: Flask, org_client: FlaskClient) -> None:

@@ -11,7 +11,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import admin, games, links
+from pbem import admin
+from pbem.core import games, links
 from tests.admin.conftest import assert_page, csrf_of, log_in, logged_in, new_game_form, refused
 from tests.apps import Table, new_table
 

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 
-from pbem import games
+from pbem.core import games
 from tests.apps import Table, new_table
 from tests.web.test_browser import PHONE, Browse, _browse, click_move
 

@@ -15,7 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
-from pbem import db, games, talk, timing
+from pbem import db, i18n, timing
+from pbem.core import games, talk
+from pbem.core import seats as seat_rows
 from pbem.mail import compose
 from pbem.models import Seat
 from tests.apps import Table, form_fields
@@ -32,7 +34,7 @@ confirm_word = {"nl": "Bevestig je zet", "fr": "Confirmez votre coup"}
 
 def set_language(app: Flask, table: Table, position: int, lang: str) -> None:
     with app.app_context(), db.write_session() as session:
-        seat = games.seats_of(session=session, game_id=table.game_id)[position]
+        seat = seat_rows.seats_of(session=session, game_id=table.game_id)[position]
         seat.language = lang
         session.add(seat)
 
@@ -102,7 +104,7 @@ EMAIL = {
     "fr": {
         "text": [
             "Bonjour ann,",
-            "Rappel 1 : la partie vous attend depuis 2 jours et 1 heure.",
+            "Rappel 1 : la partie vous attend depuis 2\u00a0jours et 1\u00a0heure.",
             "CE QUI S'EST PASSÉ DEPUIS VOTRE DERNIER TOUR",
             "- La partie commence.",
             "Chaque lien ouvre une page où un bouton confirme le coup.",
@@ -127,8 +129,8 @@ ENGLISH_EMAIL = [
 def turn_email(app: Flask, table: Table, lang: str | None) -> compose.Email:
     with app.app_context():
         session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = list(games.seats_of(session=session, game_id=table.game_id))
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = list(seat_rows.seats_of(session=session, game_id=table.game_id))
         seat: Seat = seats[0]
         args = {"game": game, "seats": seats, "seat": seat, "state": games.load_state(game), "story": []}
         extra = {"reminder": 1, "waited": timedelta(days=2, hours=1)}
@@ -167,18 +169,21 @@ def test_outside_any_app_the_texts_are_english() -> None:
         timing.plan_absence(today=date(2026, 3, 1), until=date(2026, 3, 2), used=3, current_until=None, cap=3)
     assert talk._why_not("") == "your message must not be empty"
     assert talk._why_not("a\nb") == "your message may not contain line breaks or control characters"
-    assert compose.duration(timedelta(hours=1)) == "1 hour"
-    assert compose.duration(timedelta(days=1, hours=2)) == "1 day and 2 hours"
+    assert i18n.duration(timedelta(hours=1)) == "1 hour"
+    assert i18n.duration(timedelta(days=1, hours=2)) == "1 day and 2 hours"
 
 
 @pytest.mark.parametrize(
     ("lang", "one", "many"),
-    [("nl", "1 dag en 1 uur", "3 dagen en 5 uur"), ("fr", "1 jour et 1 heure", "3 jours et 5 heures")],
+    [
+        ("nl", "1 dag en 1 uur", "3 dagen en 5 uur"),
+        ("fr", "1\u00a0jour et 1\u00a0heure", "3\u00a0jours et 5\u00a0heures"),
+    ],
 )
 def test_durations_have_plurals(app: Flask, lang: str, one: str, many: str) -> None:
     with app.app_context(), force_locale(lang):
-        assert compose.duration(timedelta(days=1, hours=1)) == one
-        assert compose.duration(timedelta(days=3, hours=5)) == many
+        assert i18n.duration(timedelta(days=1, hours=1)) == one
+        assert i18n.duration(timedelta(days=3, hours=5)) == many
 
 
 OTHER_EMAILS = {
@@ -197,8 +202,8 @@ OTHER_EMAILS = {
 def test_the_invitation_and_the_fresh_link_speak_the_language(app: Flask, table: Table, lang: str) -> None:
     with app.app_context(), force_locale(lang):
         session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = list(games.seats_of(session=session, game_id=table.game_id))
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = list(seat_rows.seats_of(session=session, game_id=table.game_id))
         invitation = compose.invitation(game=game, seats=seats, seat=seats[0], state=games.load_state(game), root=True)
         fresh = compose.fresh_link(game=game, seats=seats, seat=seats[0])
     said = invitation.text + invitation.html + invitation.subject + fresh.subject + fresh.html

@@ -9,7 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import db, games, i18n, links
+from pbem import db, i18n
+from pbem.core import games, links
+from pbem.core import seats as seat_rows
 from pbem.mail import sender
 from tests.apps import CSRF, Table, new_table
 from tests.mail.conftest import SMTPServer
@@ -150,4 +152,4 @@ def test_the_sender_renders_a_french_seats_email_in_french_without_a_request(
 def test_the_database_keeps_the_seats_choice(app: Flask, client: FlaskClient) -> None:
     table = two_seats(app, "nl")
     with app.app_context():
-        assert games.seats_of(session=db.get_session(), game_id=table.game_id)[0].language == "nl"
+        assert seat_rows.seats_of(session=db.get_session(), game_id=table.game_id)[0].language == "nl"

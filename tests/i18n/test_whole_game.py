@@ -25,8 +25,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine.call_to_glory import Options
-from pbem import games, sweeps, timing
+from pbem import timing
+from pbem.core import games
 from pbem.mail import sender
+from pbem.scheduler import sweeps
 from tests.apps import Table, new_table
 from tests.mail.conftest import Received, SMTPServer
 from tests.mail.test_end_to_end import text_and_html

@@ -23,7 +23,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import links
+from pbem.core import errors, links
 from pbem.mail import sender
 from tests.adventure_helpers import RULES, Page, Witness, adventure_table, leaks, log_of, state_of
 from tests.apps import Table
@@ -112,7 +112,7 @@ class Party:
         with self.app.test_request_context():
             try:
                 return links.read(path.removeprefix("/play/")).purpose == links.MOVE
-            except (links.LinkInvalid, links.LinkExpired):
+            except (errors.LinkInvalid, errors.LinkExpired):
                 return False
 
     def waited(self, name: str) -> str | None:

@@ -29,7 +29,9 @@ from sqlmodel import col, select
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
 from engine.call_to_glory.words import LogEntry, narrative
-from pbem import db, flows, games, links
+from pbem import db, flows, i18n
+from pbem.core import errors, games, links
+from pbem.core import seats as seat_rows
 from pbem.mail import compose, notify
 from pbem.models import OutboxEmail, Seat
 from tests.apps import Table, new_table
@@ -159,7 +161,7 @@ def play(app: Flask, table: Table, moves: int | None = None, source: str = "page
         deliver(app)  # the sender runs between moves
         start = last_id(app)
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=state.current, move=move, decision=state.ply, source=source
             )
         new = rows(app, start)
@@ -191,10 +193,10 @@ def friday(app: Flask) -> Table:
 def test_every_kind_renders_both_parts_and_keeps_every_name(app: Flask, friday: Table) -> None:
     play(app, friday)
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=friday.game_id)
+        game = seat_rows.get_game(session=session, game_id=friday.game_id)
         notify.queue_organiser_notice(session=session, game=game, subject="Paused", body="Zoë's turn timed out.")
-        notify.request_fresh_link(session=session, token=friday.personal(2))
-        notify.send_lost_links(session=session, address="sara@example.com")
+        flows.links.fresh_link(session=session, token=friday.personal(2))
+        flows.links.lost_links(session=session, address="sara@example.com")
     found = rows(app)
     assert {r.kind for r in found} == set(compose.KINDS)
     for row in found:
@@ -254,8 +256,8 @@ def test_threads_and_unsubscribe_headers(app: Flask, friday: Table) -> None:
     assert len({r.message_id for r in found}) == len(found), "no two emails share a Message-ID"
     # An invitation sent again (the admin page does, for a new address) replies to the root.
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=friday.game_id)
-        seats = games.seats_of(session=session, game_id=friday.game_id)
+        game = seat_rows.get_game(session=session, game_id=friday.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=friday.game_id)
         again = notify.queue_invitation(session=session, game=game, seats=seats, seat=seats[1])
         assert again is not None
         root = compose.thread_root(game, seats[1])
@@ -264,19 +266,19 @@ def test_threads_and_unsubscribe_headers(app: Flask, friday: Table) -> None:
 
 def test_the_organiser_notice_has_no_seat_headers(app: Flask, friday: Table) -> None:
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=friday.game_id)
+        game = seat_rows.get_game(session=session, game_id=friday.game_id)
         assert notify.queue_organiser_notice(session=session, game=game, subject="Game paused", body="A.\n\nB <b>.")
     [row] = rows(app, kind="organiser")
     assert row.subject == "Friday game · Game paused" and row.to_addr == "org@example.com"
     assert "List-Unsubscribe" not in row.headers and "In-Reply-To" not in row.headers
     assert "B &lt;b&gt;." in row.html_body and "B <b>." in row.text_body
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=friday.game_id)
+        game = seat_rows.get_game(session=session, game_id=friday.game_id)
         notify.queue_organiser_notice(session=session, game=game, subject="Friday game · Paused: Bob", body="x")
     assert rows(app, kind="organiser")[-1].subject == "Friday game · Paused: Bob", "the name is not said twice"
     no_organiser = new_table(app, [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("bob")])
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=no_organiser.game_id)
+        game = seat_rows.get_game(session=session, game_id=no_organiser.game_id)
         assert notify.queue_organiser_notice(session=session, game=game, subject="x", body="y") is None
 
 
@@ -317,8 +319,8 @@ def test_invitation_carries_the_seed_commitment_and_game_over_reveals_the_seed(a
 def test_shared_victory_is_said_as_such(app: Flask) -> None:
     table = new_table(app, [games.SeatSpec("ann", email="a@example.com"), games.SeatSpec("bob", email="b@example.com")])
     with app.app_context():
-        game = games.get_game(session=db.get_session(), game_id=table.game_id)
-        seats = games.seats_of(session=db.get_session(), game_id=table.game_id)
+        game = seat_rows.get_game(session=db.get_session(), game_id=table.game_id)
+        seats = seat_rows.seats_of(session=db.get_session(), game_id=table.game_id)
         state = table.state()
         state.status, state.winners = "finished", [0, 1]
         state.round_scores, state.totals = [[30, 30]], [30, 30]
@@ -393,8 +395,8 @@ def test_a_reminder_says_how_long_the_game_waited_and_the_deadline_in_the_player
     assert state.current == 1
     deadline = datetime(2026, 7, 4, 16, 30, tzinfo=UTC)
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=friday.game_id)
-        seats = games.seats_of(session=session, game_id=friday.game_id)
+        game = seat_rows.get_game(session=session, game_id=friday.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=friday.game_id)
         row = notify.queue_turn_email(
             session=session,
             game=game,
@@ -416,8 +418,8 @@ def test_a_reminder_says_how_long_the_game_waited_and_the_deadline_in_the_player
     )
     assert "Saturday 4 July 2026, 12:30 (America/New_York)" in row.html_body
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=friday.game_id)
-        seats = games.seats_of(session=session, game_id=friday.game_id)
+        game = seat_rows.get_game(session=session, game_id=friday.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=friday.game_id)
         # Nobody else is asked to move, and reminders respect the seat's setting.
         for other in (0, 2):
             assert (
@@ -448,21 +450,21 @@ def test_the_story_says_who_did_what_since_the_last_turn(app: Flask, friday: Tab
 
 def test_a_hostile_name_is_refused_at_input(app: Flask) -> None:
     hostile = "Eve\r\nBcc: x@example.com"
-    with pytest.raises(games.ServiceError, match="may not contain line breaks or control characters"):
+    with pytest.raises(errors.ServiceError, match="may not contain line breaks or control characters"):
         games.check_seat(games.SeatSpec(hostile, email="eve@example.com"))
     for specs, organiser in (
         ([games.SeatSpec(hostile, email="eve@example.com"), games.SeatSpec("bob")], None),
         ([games.SeatSpec("eve", email="eve@example.com\r\nBcc: x@example.com"), games.SeatSpec("bob")], None),
         ([games.SeatSpec("eve"), games.SeatSpec("bob")], "org@example.com\r\nBcc: x@example.com"),
     ):
-        with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError) as caught:
-            flows.create_game(session=session, name="G", seats=specs, organiser_email=organiser)
+        with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError) as caught:
+            flows.games.create(session=session, name="G", seats=specs, organiser_email=organiser)
         assert "line breaks" in caught.value.message
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
-        flows.create_game(session=session, name="Friday\r\nBcc: x@example.com", seats=[games.SeatSpec("a")] * 2)
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="not an email"):
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="line breaks"):
+        flows.games.create(session=session, name="Friday\r\nBcc: x@example.com", seats=[games.SeatSpec("a")] * 2)
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="not an email"):
         specs = [games.SeatSpec("a"), games.SeatSpec("b")]
-        flows.create_game(session=session, name="G", seats=specs, organiser_email="not-an-address")
+        flows.games.create(session=session, name="G", seats=specs, organiser_email="not-an-address")
     assert rows(app) == [], "nothing was stored or queued"
 
 
@@ -544,12 +546,12 @@ def test_narrative_sentences() -> None:
 
 def test_times_and_durations_in_words() -> None:
     summer = datetime(2026, 7, 1, 12, 0, tzinfo=UTC)
-    assert compose.local_time(summer, "Europe/Amsterdam") == "Wednesday 1 July 2026, 14:00 (Europe/Amsterdam)"
-    assert compose.local_time(summer.replace(tzinfo=None), "UTC") == "Wednesday 1 July 2026, 12:00 (UTC)"
-    assert compose.local_time(summer.replace(month=12), "America/New_York") == (
+    assert i18n.when(summer, "Europe/Amsterdam") == "Wednesday 1 July 2026, 14:00 (Europe/Amsterdam)"
+    assert i18n.when(summer.replace(tzinfo=None), "UTC") == "Wednesday 1 July 2026, 12:00 (UTC)"
+    assert i18n.when(summer.replace(month=12), "America/New_York") == (
         "Tuesday 1 December 2026, 07:00 (America/New_York)"
     )
-    assert compose.duration(timedelta(days=1)) == "1 day"
-    assert compose.duration(timedelta(days=2, hours=5, minutes=59)) == "2 days and 5 hours"
-    assert compose.duration(timedelta(hours=7)) == "7 hours"
-    assert compose.duration(timedelta(minutes=20)) == "less than an hour"
+    assert i18n.duration(timedelta(days=1)) == "1 day"
+    assert i18n.duration(timedelta(days=2, hours=5, minutes=59)) == "2 days and 5 hours"
+    assert i18n.duration(timedelta(hours=7)) == "7 hours"
+    assert i18n.duration(timedelta(minutes=20)) == "less than an hour"

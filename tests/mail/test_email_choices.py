@@ -22,10 +22,12 @@ from sqlalchemy import Engine, update
 from sqlmodel import col
 
 from engine.call_to_glory import HeuristicBot, Options
-from pbem import db, flows, games, links, sweeps, timing, waits
+from pbem import db, flows, timing
+from pbem.core import games, links, waits
 from pbem.db import make_engine
 from pbem.mail import sender
 from pbem.models import Seat
+from pbem.scheduler import sweeps
 from tests.apps import Table, new_table
 from tests.web.test_settings import forms
 
@@ -132,7 +134,7 @@ def test_a_folded_sheet_is_not_lost_when_its_turn_email_is_no_longer_needed(frid
         move = HeuristicBot().choose(state).to_json()
         del move["player"]
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=state.current, move=move, decision=state.ply, source="page"
             )
     assert carried and table.seat(1).pending_sheets is None and table.state().current == 1

@@ -31,7 +31,9 @@ from flask.testing import FlaskClient
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
-from pbem import db, games, links
+from pbem import db
+from pbem.core import games, links
+from pbem.core import seats as seat_rows
 from pbem.mail import sender
 from tests.apps import Table, new_table
 from tests.web.forge import days_ago, signed_at
@@ -201,7 +203,7 @@ def test_a_whole_game_played_from_the_mailbox(smtp_app: Flask, smtp_server: SMTP
     assert replay.returncode == 0, replay.stdout + replay.stderr
     assert json.loads(replay.stdout) == glory.state_summary(final)
     with smtp_app.app_context():
-        seats = games.seats_of(session=db.get_session(), game_id=table.game_id)
+        seats = seat_rows.seats_of(session=db.get_session(), game_id=table.game_id)
     assert all(s.kind == "human" for s in seats)
 
 

@@ -22,8 +22,10 @@ from sqlmodel import select
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
 from engine.protocol import Decision
-from pbem import db, flows, games, links, pages
-from pbem.mail import notify
+from pbem import db, flows
+from pbem.core import errors, games, links
+from pbem.core import seats as seat_rows
+from pbem.mail import narrative, notify
 from pbem.models import AdminAction, Game, OutboxEmail, utcnow
 from tests.apps import Table, new_table
 from tests.web.forge import days_ago, rotate_nonce, signed_at, tamper
@@ -34,7 +36,7 @@ from .test_compose import check_email, last_id, play, rows, seat_of
 def move(app: Flask, table: Table, position: int, body: dict[str, object], source: str = "page") -> None:
     """One move through the service, at the current decision."""
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(
+        flows.play.move(
             session=session,
             game_id=table.game_id,
             seat=position,
@@ -87,8 +89,8 @@ def test_one_turn_email_per_turn_and_none_for_a_preference(app: Flask, table: Ta
     assert "You chose to send displaced cards to the larger discard pile." in turn.text_body
     # The same change reported twice queues nothing more (each decision has one key).
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         outcome = games.MoveOutcome(game, games.load_state(game), seats=seats)
         before = games.Before(outcome.state, {"ann": Decision("0", "Draw", "p1.0")})
         notify.after_move(session=session, outcome=outcome, seats=seats, before=before)
@@ -165,8 +167,8 @@ def test_a_ninja_use_gets_its_own_link(app: Flask) -> None:
 
 def test_nobody_without_a_reachable_address_gets_email(app: Flask, table: Table) -> None:
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         state = games.load_state(game)
         ann = seats[0]
         assert notify.reachable(ann)
@@ -189,7 +191,7 @@ def test_leaving_hands_the_seat_to_the_bot_which_finishes_the_turn(app: Flask) -
     move(app, table, 0, {"do": "draw", "pile": "draw1"})
     start = last_id(app)
     with app.app_context(), db.write_session() as session:
-        outcome = flows.leave_seat(session=session, game_id=table.game_id, seat=0)
+        outcome = flows.play.leave(session=session, game_id=table.game_id, seat=0)
         assert [r.source for r in outcome.logged] == ["bot", "bot"], "the bot drew once more and ended the turn"
     ann = table.seat(0)
     assert ann.kind == "heuristic" and ann.left_at is not None
@@ -208,22 +210,22 @@ def test_leaving_hands_the_seat_to_the_bot_which_finishes_the_turn(app: Flask) -
     assert story[0].startswith("- ann drew the top of draw pile 1")
     assert story[1] == "- ann left the game; a bot plays for them from now on."
     assert story[2].startswith("- ann drew the top of draw pile 2,")
-    with app.app_context(), pytest.raises(games.LinkRevoked):
-        pages.resolve(session=db.get_session(), token=old_personal)
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="only a person"):
-        flows.leave_seat(session=session, game_id=table.game_id, seat=0)
+    with app.test_request_context(), pytest.raises(errors.LinkRevoked):
+        seat_rows.of_link(session=db.get_session(), link=links.read(old_personal))
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="only a person"):
+        flows.play.leave(session=session, game_id=table.game_id, seat=0)
     start = last_id(app)
     play(app, table)
     assert all(r.seat_id != ann.id for r in rows(app, start)), "no email to a seat that left"
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="game is over"):
-        flows.leave_seat(session=session, game_id=table.game_id, seat=1)
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="game is over"):
+        flows.play.leave(session=session, game_id=table.game_id, seat=1)
 
 
 def test_a_player_leaving_out_of_turn_changes_no_turn(app: Flask, table: Table) -> None:
     start = last_id(app)
     version = table.version()
     with app.app_context(), db.write_session() as session:
-        outcome = flows.leave_seat(session=session, game_id=table.game_id, seat=2)
+        outcome = flows.play.leave(session=session, game_id=table.game_id, seat=2)
         assert outcome.logged == []
     assert table.state().current == 0 and table.version() == version + 1
     assert rows(app, start) == [], "no organiser address, and nobody's turn changed"
@@ -269,16 +271,17 @@ def test_settings_services(app: Flask, table: Table) -> None:
         token = links.settings_token(table.game_id, 1, table.seat(1).nonce)
         personal = table.personal(1)
     with app.test_request_context(), db.write_session() as session:
-        assert notify.set_reminders(session=session, token=token, on=False).reminders is False
+        seat = seat_rows.of_link(session=session, link=links.read_settings(token)).seat
+        assert seat_rows.set_reminders(session=session, seat=seat, on=False).reminders is False
     assert table.seat(1).reminders is False
-    with app.test_request_context(), db.write_session() as session:
-        with pytest.raises(links.LinkInvalid):
-            notify.settings_seat(session=session, token=personal)  # another purpose's token
-        with pytest.raises(links.LinkInvalid):
-            notify.settings_seat(session=session, token=tamper(token))
+    with app.test_request_context():
+        with pytest.raises(errors.LinkInvalid):
+            links.read_settings(personal)  # another purpose's token
+        with pytest.raises(errors.LinkInvalid):
+            links.read_settings(tamper(token))
     rotate_nonce(app, table.game_id, 1)
-    with app.test_request_context(), db.write_session() as session, pytest.raises(notify.SeatGone):
-        notify.settings_seat(session=session, token=token)
+    with app.test_request_context(), db.write_session() as session, pytest.raises(errors.LinkRevoked):
+        seat_rows.of_link(session=session, link=links.read_settings(token))
 
 
 def test_fresh_links_go_to_the_address_on_file_at_most_once_in_ten_minutes_and_five_times_a_day(
@@ -286,15 +289,15 @@ def test_fresh_links_go_to_the_address_on_file_at_most_once_in_ten_minutes_and_f
 ) -> None:
     with app.test_request_context(), signed_at(days_ago(app.config["PERSONAL_LINK_DAYS"] + 30)):
         expired = table.personal(1)
-    with app.test_request_context(), pytest.raises(links.LinkExpired):
+    with app.test_request_context(), pytest.raises(errors.LinkExpired):
         links.read(expired)
     now = utcnow()
 
     def ask(at: timedelta) -> bool:
         with app.test_request_context(), db.write_session() as session:
             try:
-                return notify.request_fresh_link(session=session, token=expired, now=now + at) is not None
-            except notify.TooManyRequests:
+                return flows.links.fresh_link(session=session, token=expired, now=now + at) is not None
+            except errors.TooMany:
                 return False
 
     asked = [timedelta(minutes=m) for m in (0, 5, 11, 22, 33, 44, 55, 24 * 60 + 1)]
@@ -317,15 +320,15 @@ def test_a_fresh_link_needs_a_genuine_current_token(app: Flask) -> None:
         move_token = table.move_token(0, {"do": "draw", "pile": "draw1"})
         ann = table.personal(0)
     with app.test_request_context(), db.write_session() as session:
-        assert notify.request_fresh_link(session=session, token=bob) is None, "bob has no address: nothing is sent"
-        assert notify.request_fresh_link(session=session, token=move_token) is not None, "a move link works too"
-        with pytest.raises(links.LinkInvalid):
-            notify.request_fresh_link(session=session, token=tamper(ann))
-        with pytest.raises(links.LinkInvalid):
-            notify.request_fresh_link(session=session, token="not-a-token")
+        assert flows.links.fresh_link(session=session, token=bob) is None, "bob has no address: nothing is sent"
+        assert flows.links.fresh_link(session=session, token=move_token) is not None, "a move link works too"
+        with pytest.raises(errors.LinkInvalid):
+            flows.links.fresh_link(session=session, token=tamper(ann))
+        with pytest.raises(errors.LinkInvalid):
+            flows.links.fresh_link(session=session, token="not-a-token")
     rotate_nonce(app, table.game_id, 0)
-    with app.test_request_context(), db.write_session() as session, pytest.raises(links.LinkInvalid):
-        notify.request_fresh_link(session=session, token=ann, now=utcnow() + timedelta(days=2))
+    with app.test_request_context(), db.write_session() as session, pytest.raises(errors.LinkInvalid):
+        flows.links.fresh_link(session=session, token=ann, now=utcnow() + timedelta(days=2))
     assert len(rows(app, kind="fresh_link")) == 1
     assert seat_of(app, rows(app, kind="fresh_link")[0].seat_id).name == "ann"
 
@@ -340,8 +343,8 @@ def test_fresh_links_asked_at_once_are_sent_once(app: Flask, table: Table) -> No
             barrier.wait()
             try:
                 with db.write_session() as session:
-                    notify.request_fresh_link(session=session, token=token)
-            except notify.TooManyRequests:
+                    flows.links.fresh_link(session=session, token=token)
+            except errors.TooMany:
                 return "limited"
             return "sent"
 
@@ -354,7 +357,7 @@ def test_fresh_links_asked_at_once_are_sent_once(app: Flask, table: Table) -> No
 def test_a_long_story_is_cut_with_a_pointer_to_the_log(
     app: Flask, table: Table, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(notify, "STORY_MOVES", 4)
+    monkeypatch.setattr(narrative, "STORY_MOVES", 4)
     start = last_id(app)
     play(app, table, 6, source="timeout")  # ann's and bob's turns, played by the bot at their deadlines
     [turn] = [r for r in rows(app, start) if "cy" in r.to_addr]

@@ -19,7 +19,8 @@ from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import admin, db, games
+from pbem import admin, db
+from pbem.core import games
 from pbem.mail import outbox
 from pbem.mail.sender import SendReport, send_due
 from pbem.models import OutboxEmail, utcnow

@@ -18,7 +18,9 @@ from flask import Flask
 from sqlalchemy import text
 from sqlmodel import SQLModel, col, select
 
-from pbem import admin, db, flows, games, talk
+from pbem import admin, db, flows
+from pbem.core import games, talk
+from pbem.core import seats as seat_rows
 from pbem.mail import compose, outbox
 from pbem.mail.sender import send_due
 from pbem.models import OutboxEmail, utcnow
@@ -37,19 +39,19 @@ def _rows(app: Flask, **where: object) -> list[OutboxEmail]:
 
 def _move(app: Flask, table: Table, body: dict[str, object]) -> None:
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
         rules = games.rules_of(game)
         state = games.load_state(game)
         [(player, decision)] = rules.waiting_for(state).items()
-        seat = [s.name for s in games.seats_of(session=session, game_id=table.game_id)].index(player)
-        flows.apply_move(
+        seat = [s.name for s in seat_rows.seats_of(session=session, game_id=table.game_id)].index(player)
+        flows.play.move(
             session=session, game_id=table.game_id, seat=seat, move=body, decision=decision.id, source="page"
         )
 
 
 def _bot_move(app: Flask, table: Table) -> None:
     with app.app_context():
-        game = games.get_game(session=db.get_session(), game_id=table.game_id)
+        game = seat_rows.get_game(session=db.get_session(), game_id=table.game_id)
         rules = games.rules_of(game)
         state = games.load_state(game)
         [player] = rules.waiting_for(state)
@@ -133,7 +135,7 @@ def test_the_story_is_told_when_the_email_is_sent(app: Flask) -> None:
 def test_a_game_without_email_partials_gets_the_plain_ones(app: Flask) -> None:
     specs = [games.SeatSpec(n, email=f"{n}@example.com") for n in ("ann", "bob")]
     with app.app_context(), db.write_session() as session:
-        game = flows.create_game(
+        game = flows.games.create(
             session=session, name="Numbers", seats=specs, game="pick-a-number", options={"rounds": "1"}, seed=5
         )
         table = Table(app, game.id or 0)
@@ -148,18 +150,18 @@ def test_a_game_without_email_partials_gets_the_plain_ones(app: Flask) -> None:
         assert "Your page shows the whole game." in row.text_body
     while True:
         with app.app_context():
-            game_row = games.get_game(session=db.get_session(), game_id=table.game_id)
+            game_row = seat_rows.get_game(session=db.get_session(), game_id=table.game_id)
             waiting = games.rules_of(game_row).waiting_for(games.load_state(game_row))
         if not waiting:
             break
         for player in waiting:
             with app.app_context(), db.write_session() as session:
-                game_row = games.get_game(session=session, game_id=table.game_id)
+                game_row = seat_rows.get_game(session=session, game_id=table.game_id)
                 rules = games.rules_of(game_row)
                 state = games.load_state(game_row)
                 decision = rules.waiting_for(state)[player]
                 body = games.move_body(games.bot_move(rules, state, player))
-                flows.apply_move(
+                flows.play.move(
                     session=session,
                     game_id=table.game_id,
                     seat=["ann", "bob"].index(player),

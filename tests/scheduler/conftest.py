@@ -2,7 +2,7 @@
 
 ``clock``
     A ``Clock`` whose ``now`` (aware UTC) replaces the clock of the services that store moves and
-    absences (``pbem.games``, ``pbem.pages``, ``pbem.web.away``, the outbox), so that waits, reminders
+    absences (``pbem.core.games``, ``pbem.web.pages``, ``pbem.web.away``, the outbox), so that waits, reminders
     and deadlines can be tested at any instant without sleeping. ``clock.at(...)`` sets it,
     ``clock.advance(hours=...)`` moves it. Sweeps get ``now=clock.now`` explicitly.
 
@@ -26,7 +26,9 @@ import pytest
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import db, flows, games, timing, waits
+from pbem import db, flows, timing
+from pbem.core import games, waits
+from pbem.core import seats as seat_rows
 from pbem.mail import notify
 from pbem.models import Game, MoveRecord, OutboxEmail, Seat, Wait
 from tests.apps import Table, new_table
@@ -56,12 +58,12 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     """The clock of the stored changes, set to ``T0`` (see the module docstring)."""
     c = Clock()
     for module in (
-        "pbem.games",
-        "pbem.pages",
+        "pbem.core.games",
+        "pbem.web.pages",
         "pbem.web.away",
         "pbem.mail.outbox",
         "pbem.admin.common",
-        "pbem.admin.repairs",
+        "pbem.flows.seats",
     ):
         monkeypatch.setattr(f"{module}.utcnow", lambda: c.now)
     yield c
@@ -120,7 +122,7 @@ def make_game(app: Flask, *, policy: timing.Policy | None = None, seed: int = 1,
 def game_row(app: Flask, game_id: int) -> Game:
     """The game's row, read fresh."""
     with app.app_context():
-        return games.get_game(session=db.get_session(), game_id=game_id)
+        return seat_rows.get_game(session=db.get_session(), game_id=game_id)
 
 
 def wait_rows(app: Flask, game_id: int) -> list[Wait]:
@@ -141,7 +143,7 @@ def wait_row(app: Flask, game_id: int, seat: int | None = None) -> Wait:
 
 def seat_row(app: Flask, game_id: int, position: int) -> Seat:
     with app.app_context():
-        return games.seats_of(session=db.get_session(), game_id=game_id)[position]
+        return seat_rows.seats_of(session=db.get_session(), game_id=game_id)[position]
 
 
 def reminders(app: Flask, game_id: int | None = None) -> list[OutboxEmail]:
@@ -187,7 +189,7 @@ def play_turn(app: Flask, table: Table) -> None:
     while not state.is_finished and state.current_player == player and state.turn == turn:
         move = {k: v for k, v in BOTS["heuristic"]().choose(state).to_json().items() if k != "player"}
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=state.current, move=move, decision=state.ply, source="page"
             )
         state = table.state()

@@ -9,7 +9,8 @@ import pytest
 from flask import Flask
 
 import engine
-from pbem import db, flows, sweeps
+from pbem import db, flows
+from pbem.scheduler import sweeps
 from tests.apps import Table
 
 from .conftest import T0, Clock, make_game, timeout_moves, utc, wait_rows
@@ -30,7 +31,7 @@ def move(app: Flask, table: Table, seat: int, body: dict[str, str]) -> None:
     name = state.players[seat]
     decision = GAME.waiting_for(state)[name].id
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(session=session, game_id=table.game_id, seat=seat, move=body, decision=decision, source="page")
+        flows.play.move(session=session, game_id=table.game_id, seat=seat, move=body, decision=decision, source="page")
 
 
 def first_choice(table: Table, seat: int) -> dict[str, str]:

@@ -10,8 +10,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 from sqlmodel import col
 
-from pbem import db, flows, games, links, sweeps, timing
+from pbem import db, flows, timing
+from pbem.core import errors, links
+from pbem.core import seats as seat_rows
 from pbem.models import Game, Seat
+from pbem.scheduler import sweeps
 from tests.apps import form_fields
 
 from .conftest import T0, Clock, game_row, make_game, play_turn, reminders, seat_row, utc
@@ -186,11 +189,11 @@ def test_bad_links_and_finished_games(app: Flask, client: FlaskClient, clock: Cl
         session.execute(ann.values(nonce="rotated-" + "x" * 20))
     response = client.post(f"/play/{old}/away", data={"csrf_token": csrf, "until": "2026-06-02"})
     assert response.status_code == 410 and seat_row(app, table.game_id, 0).away_until is None
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="played by a bot"):
-        flows.leave_seat(session=session, game_id=table.game_id, seat=1)
-        sweeps.set_absence(session=session, game_id=table.game_id, seat=1, until=date(2026, 6, 2), now=clock.now)
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="played by a bot"):
+        flows.play.leave(session=session, game_id=table.game_id, seat=1)
+        seat_rows.set_absence(session=session, game_id=table.game_id, seat=1, until=date(2026, 6, 2), now=clock.now)
     finished = make_game(app, names=("ann", "bob"))
     with app.app_context(), db.write_session() as session:
         session.execute(update(Game).where(col(Game.id) == finished.game_id).values(status="finished"))
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="The game is over"):
-        sweeps.set_absence(session=session, game_id=finished.game_id, seat=0, until=date(2026, 6, 2), now=clock.now)
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="The game is over"):
+        seat_rows.set_absence(session=session, game_id=finished.game_id, seat=0, until=date(2026, 6, 2), now=clock.now)

@@ -48,7 +48,7 @@ def test_a_game_waited_on_before_0009_keeps_its_wait_as_a_row(app: Flask, clock:
     done = make_game(app, game="pick-a-number", names=("ann", "bob"), options={"rounds": 1, "highest": 3})
     with app.app_context(), db.write_session() as session:
         for seat, number in ((0, 1), (1, 2)):
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=done.game_id, seat=seat, move={"do": "pick", "number": number},
                 decision="round-1", source="page",
             )  # fmt: skip
@@ -84,7 +84,7 @@ def test_a_game_waited_on_before_0009_keeps_its_wait_as_a_row(app: Flask, clock:
     # The carried-over wait is the one the game goes on with: a move within bob's turn keeps it.
     state = table.state()
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(
+        flows.play.move(
             session=session, game_id=table.game_id, seat=1, move={"do": "draw", "pile": "draw1"},
             decision=state.ply, source="page",
         )  # fmt: skip

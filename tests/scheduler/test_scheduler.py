@@ -17,9 +17,11 @@ from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import create_app, db, games, scheduler
+from pbem import create_app, db
 from pbem.config import ConfigError
+from pbem.core import seats as seat_rows
 from pbem.models import OutboxEmail, utcnow
+from pbem.scheduler import jobs as scheduler_jobs
 from tests.apps import Table, free_port
 from tests.mail.conftest import SMTPServer
 
@@ -32,30 +34,30 @@ PBEM = ROOT / ".venv" / "bin" / "pbem"
 def test_the_jobs_are_registered_from_code_and_never_dropped_or_piled_up(
     app: Flask, request: pytest.FixtureRequest
 ) -> None:
-    sched = scheduler.build(app)
+    sched = scheduler_jobs.build(app)
     assert not sched.running
     sched.start(paused=True)  # jobs get their settings when the scheduler starts; paused, none runs
     request.addfinalizer(sched.shutdown)
     assert str(sched.timezone) == "UTC"
     assert isinstance(sched._jobstores["default"], MemoryJobStore)
-    jobs = {job.id: job for job in sched.get_jobs()}
-    assert set(jobs) == {"send-mail", "deadlines", "reminders", "digests"}
-    seconds = {job_id: job.trigger.interval.total_seconds() for job_id, job in jobs.items()}
+    registered = {job.id: job for job in sched.get_jobs()}
+    assert set(registered) == {"send-mail", "deadlines", "reminders", "digests"}
+    seconds = {job_id: job.trigger.interval.total_seconds() for job_id, job in registered.items()}
     assert seconds == {"send-mail": 5, "deadlines": 60, "reminders": 60, "digests": 60}
-    for job in jobs.values():
+    for job in registered.values():
         assert isinstance(job.trigger, IntervalTrigger)
         assert job.coalesce is True and job.max_instances == 1 and job.misfire_grace_time is None
         assert job.args == (app,)
 
 
 def test_the_app_never_starts_a_scheduler_and_start_is_once(app: Flask) -> None:
-    assert scheduler.EXTENSION not in app.extensions, "create_app (tests, gunicorn workers) starts none"
-    first = scheduler.start(app)
+    assert scheduler_jobs.EXTENSION not in app.extensions, "create_app (tests, gunicorn workers) starts none"
+    first = scheduler_jobs.start(app)
     try:
-        assert scheduler.start(app) is first and first.running
+        assert scheduler_jobs.start(app) is first and first.running
     finally:
-        scheduler.stop(app)
-    assert not first.running and scheduler.EXTENSION not in app.extensions
+        scheduler_jobs.stop(app)
+    assert not first.running and scheduler_jobs.EXTENSION not in app.extensions
 
 
 def test_scheduler_settings_are_checked(database_url: str) -> None:
@@ -96,12 +98,12 @@ def test_the_real_scheduler_delivers_mail_reminders_and_deadlines(
     )
     now = utcnow()
     with monkeypatch.context() as past:  # two games that have been waiting a while
-        past.setattr("pbem.games.utcnow", lambda: now - timedelta(hours=25))
+        past.setattr("pbem.core.games.utcnow", lambda: now - timedelta(hours=25))
         reminded = make_game(app, name="Reminded", names=("ann", "bob"), seed=1)
-        past.setattr("pbem.games.utcnow", lambda: now - timedelta(hours=73))
+        past.setattr("pbem.core.games.utcnow", lambda: now - timedelta(hours=73))
         late = make_game(app, name="Late", names=("cy", "dan"), seed=2)
     smtp_server.clear()
-    scheduler.start(app)
+    scheduler_jobs.start(app)
     try:
 
         def subjects(to: str) -> list[str]:
@@ -111,7 +113,7 @@ def test_the_real_scheduler_delivers_mail_reminders_and_deadlines(
         assert _wait_for(lambda: any("Your turn" in s for s in subjects("dan@example.com"))), subjects("dan@example")
         time.sleep(2)  # a few more sweeps and sender passes: nothing is sent twice
     finally:
-        scheduler.stop(app)
+        scheduler_jobs.stop(app)
     reminded_subjects = [s for s in subjects("ann@example.com") if "Reminder" in s]
     assert reminded_subjects == ["Reminded · Round 1 · Reminder 1 · Your turn"], reminded_subjects
     assert any("You are invited" in s for s in subjects("bob@example.com")), "queued invitations were delivered"
@@ -209,4 +211,4 @@ def test_pbem_serve_starts_the_scheduler_once_or_not_at_all(app: Flask, inside: 
     assert output.count("scheduler started") == (1 if inside else 0), output
     assert ("scheduler stopped" in output) is inside
     with app.app_context():
-        assert games.get_game(session=db.get_session(), game_id=table.game_id).version == 1
+        assert seat_rows.get_game(session=db.get_session(), game_id=table.game_id).version == 1

@@ -11,10 +11,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import update
 from sqlmodel import col, select
 
-from pbem import admin, db, flows, games, sweeps, timing
+from pbem import admin, db, flows, timing
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.db import make_engine
-from pbem.mail.compose import local_time
+from pbem.flows import timers
+from pbem.i18n import when as local_time
 from pbem.models import MoveRecord, Seat, Wait
+from pbem.scheduler import sweeps
 from tests.apps import form_fields
 from tests.mail.conftest import deliver
 
@@ -72,7 +76,7 @@ def test_the_wait_starts_when_the_seat_to_act_changes_not_at_each_draw(app: Flas
     clock.advance(hours=5)
     state = table.state()
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW1, decision=state.ply, source="page")
+        flows.play.move(session=session, game_id=table.game_id, seat=0, move=DRAW1, decision=state.ply, source="page")
     game = game_row(app, table.game_id)
     assert utc(game.waiting_since) == T0 and wait_row(app, table.game_id).decision == "0", "a draw keeps the wait"
     assert utc(game.deadline_at) == T0 + 72 * H
@@ -157,11 +161,11 @@ def test_no_reminders_for_seats_that_cannot_or_do_not_want_them(app: Flask, cloc
 
 def test_a_seat_that_left_gets_no_reminders(app: Flask, clock: Clock) -> None:
     table = make_game(app)
-    assert sweeps.remindable(seat_row(app, table.game_id, 0))
+    assert timers.remindable(seat_row(app, table.game_id, 0))
     clock.advance(hours=2)
     with app.app_context(), db.write_session() as session:
-        flows.leave_seat(session=session, game_id=table.game_id, seat=0)
-    assert not sweeps.remindable(seat_row(app, table.game_id, 0))
+        flows.play.leave(session=session, game_id=table.game_id, seat=0)
+    assert not timers.remindable(seat_row(app, table.game_id, 0))
     assert table.state().current_player == "bob", "the bot took ann's seat and played her turn"
     for hours in range(0, 24 * 20, 6):
         clock.at(T0 + hours * H)
@@ -173,7 +177,7 @@ def test_a_seat_that_left_gets_no_reminders(app: Flask, clock: Clock) -> None:
 def test_bots_never_get_reminders_or_deadlines(app: Flask, clock: Clock) -> None:
     specs = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("Bot", kind="heuristic")]
     with app.app_context(), db.write_session() as session:
-        game = flows.create_game(session=session, name="Bots", seats=specs, seed=3)
+        game = flows.games.create(session=session, name="Bots", seats=specs, seed=3)
         gid = game.id or 0
     for hours in range(0, 24 * 30, 12):
         clock.at(T0 + hours * H)
@@ -192,7 +196,7 @@ def test_at_the_deadline_the_bot_plays_the_rest_of_the_turn(app: Flask, clock: C
     table = make_game(app)
     state = table.state()
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=DRAW2, decision=state.ply, source="page")
+        flows.play.move(session=session, game_id=table.game_id, seat=0, move=DRAW2, decision=state.ply, source="page")
     assert time_out(app, T0 + 72 * H - timedelta(seconds=1)) == 0
     clock.at(T0 + 72 * H)
     assert time_out(app, clock.now) == 1
@@ -251,7 +255,7 @@ def test_pause_policy_pauses_refuses_moves_and_tells_the_organiser(
     # Resumed (the admin page's service): a fresh wait from now.
     clock.advance(hours=5)
     with app.app_context(), db.write_session() as session:
-        sweeps.resume_game(session=session, game_id=table.game_id, now=clock.now)
+        flows.games.resume(session=session, game_id=table.game_id, now=clock.now)
     game = game_row(app, table.game_id)
     assert game.paused_at is None and utc(game.deadline_at) == clock.now + 72 * H
     assert 'name="do" value="draw"' in client.get(f"/play/{table.personal(0)}").get_data(as_text=True)
@@ -355,11 +359,11 @@ def test_a_move_during_a_sweep_wins_or_waits_and_nothing_is_applied_twice(app: F
     def player(table_id: int) -> None:
         try:
             with app.app_context(), db.write_session() as session:
-                state = games.load_state(games.get_game(session=session, game_id=table_id))
-                flows.apply_move(
+                state = games.load_state(seat_rows.get_game(session=session, game_id=table_id))
+                flows.play.move(
                     session=session, game_id=table_id, seat=0, move=DRAW1, decision=state.ply, source="page"
                 )
-        except (games.AlreadyPlayed, games.ServiceError):
+        except (errors.AlreadyPlayed, errors.ServiceError):
             pass
         except BaseException as exc:  # pragma: no cover - reported below
             errors.append(exc)
@@ -402,7 +406,7 @@ def test_a_resumed_game_has_reminders_of_its_own(app: Flask, clock: Clock) -> No
     assert game_row(app, table.game_id).paused_at is not None
     clock.at(T0 + 80 * H)
     with app.app_context(), db.write_session() as session:
-        sweeps.resume_game(session=session, game_id=table.game_id, now=clock.now)
+        flows.games.resume(session=session, game_id=table.game_id, now=clock.now)
     assert remind(app, T0 + 104 * H) == 1
     assert len(reminders(app, table.game_id)) == 3
 

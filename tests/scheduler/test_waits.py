@@ -8,8 +8,11 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from flask import Flask
 
-from pbem import db, flows, sweeps, timing
+from pbem import db, flows, timing
+from pbem.core import seats as seat_rows
 from pbem.models import Wait
+from pbem.scheduler import sweeps
+from pbem.web import pages
 from tests.apps import Table
 
 from .conftest import (
@@ -43,7 +46,7 @@ def time_out(app: Flask, now: datetime) -> int:
 def pick(app: Flask, table: Table, seat: int, number: int) -> None:
     with app.app_context(), db.write_session() as session:
         round_no = table.state().round
-        flows.apply_move(
+        flows.play.move(
             session=session,
             game_id=table.game_id,
             seat=seat,
@@ -102,7 +105,7 @@ def test_one_seat_times_out_to_the_bot_while_the_others_wait_goes_on(app: Flask,
     clock.advance(hours=1)
     pick(app, table, 0, 2)
     with app.app_context(), db.write_session() as session:  # bob is away until 2 June: his deadline moves
-        sweeps.set_absence(session=session, game_id=table.game_id, seat=1, until=date(2026, 6, 2), now=clock.now)
+        seat_rows.set_absence(session=session, game_id=table.game_id, seat=1, until=date(2026, 6, 2), now=clock.now)
     back = datetime(2026, 6, 3, 0, 0, tzinfo=UTC)
     bob_deadline = T0 + 72 * H + (back - clock.now)
     assert utc(wait_row(app, table.game_id, 1).deadline_at) == bob_deadline
@@ -140,7 +143,7 @@ def test_a_timeout_that_pauses_stops_every_wait_and_a_resume_starts_them_anew(ap
     assert time_out(app, clock.now + 500 * H) == 0 and remind(app, clock.now + 500 * H) == 0
     clock.advance(hours=10)
     with app.app_context(), db.write_session() as session:
-        sweeps.resume_game(session=session, game_id=table.game_id, now=clock.now)
+        flows.games.resume(session=session, game_id=table.game_id, now=clock.now)
     rows = wait_rows(app, table.game_id)
     assert [r.seat for r in rows] == [0, 2]
     assert all(utc(r.waiting_since) == clock.now and utc(r.deadline_at) == clock.now + 72 * H for r in rows)
@@ -162,11 +165,11 @@ def test_each_seat_s_page_can_show_its_own_deadline(app: Flask, clock: Clock) ->
     table = new_pick_game(app)
     clock.advance(hours=1)
     with app.app_context(), db.write_session() as session:  # cy is away until 2 June: only her deadline moves
-        sweeps.set_absence(session=session, game_id=table.game_id, seat=2, until=date(2026, 6, 2), now=clock.now)
+        seat_rows.set_absence(session=session, game_id=table.game_id, seat=2, until=date(2026, 6, 2), now=clock.now)
     game = game_row(app, table.game_id)
     seats = [seat_row(app, table.game_id, p) for p in range(3)]
     rows = [wait_row(app, table.game_id, 1), wait_row(app, table.game_id, 2)]
-    info = {w.seat: timing.page_info(game=game, seats=seats, me=seats[w.seat], now=clock.now, wait=w) for w in rows}
+    info = {w.seat: pages.page_info(game=game, seats=seats, me=seats[w.seat], now=clock.now, wait=w) for w in rows}
     assert info[1].deadline == "Thursday 4 June 2026, 10:00 (UTC)"
     # 72 h plus her 41 h away (from 07:00 EDT on 1 June to the end of 2 June in New York), on her clock
     assert info[2].deadline == "Friday 5 June 2026, 23:00 (America/New_York)"

@@ -14,7 +14,9 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import inspect, text
 from werkzeug.test import TestResponse
 
-from pbem import db, games, links
+from pbem import db
+from pbem.core import links
+from pbem.core import seats as seat_rows
 from tests.apps import Table
 
 DAY = 86400
@@ -74,7 +76,7 @@ def delete_game(app: Flask, game_id: int) -> None:
 def snapshot(table: Table) -> tuple[int, str, int]:
     """What must not change when a request is refused: version, the stored state (JSON), the log length."""
     with table.app.app_context():
-        game = games.get_game(session=db.get_session(), game_id=table.game_id)
+        game = seat_rows.get_game(session=db.get_session(), game_id=table.game_id)
         return game.version, repr(game.state), table.moves_logged()
 
 

@@ -66,7 +66,7 @@ def _table(app: Flask) -> tuple[Table, dict[str, str]]:
     with app.app_context(), db.write_session() as session:
         move = _first(state_of(table), "bob", "choose")
         assert move is not None
-        flows.apply_move(session=session, game_id=table.game_id, seat=1, move=move, decision=None, source="page")
+        flows.play.move(session=session, game_id=table.game_id, seat=1, move=move, decision=None, source="page")
     return table, challenge
 
 

@@ -12,7 +12,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import engine
-from pbem import db, games
+from pbem import db
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.mail import compose
 from tests.apps import Table, new_table
 
@@ -82,8 +84,8 @@ def test_the_turn_email_links_each_choice_once_and_no_variant(app: Flask) -> Non
     table, seat = _table(app)
     with app.app_context():
         session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         state = GAME.from_json(game.state)
         with app.test_request_context():
             found: list[dict[str, Any]] = compose.move_links(game, seats[seat], state)

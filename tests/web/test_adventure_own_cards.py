@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask
 
 from engine.call_to_adventure.files import packaged_set
-from pbem import games
+from pbem.core import games
 from tests.apps import Table, new_table
 from tests.mail.conftest import SMTPServer, deliver, make_mail_app, smtp_app, smtp_server  # noqa: F401 (fixtures)
 from tests.web.test_adventure_templates import KEY, RULES, plain, play_until

@@ -16,7 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import engine
-from pbem import db, flows, games
+from pbem import db, flows
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.mail import compose
 from tests.apps import Table, new_table
 
@@ -45,7 +47,7 @@ def play_until(app: Flask, table: Table, done: Callable[[Any], bool], limit: int
         move = RULES.bots["heuristic"](games.bot_seed(decision)).choose(state, player)
         body = {k: v for k, v in move.to_json().items() if k != "player"}
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session,
                 game_id=table.game_id,
                 seat=list(state.players).index(player),
@@ -110,8 +112,8 @@ def seat_scene(app: Flask, table: Table, position: int) -> Iterator[tuple[Any, l
 
     with app.test_request_context(), app.app_context():
         session = db.get_session()
-        game = games.get_game(session=session, game_id=table.game_id)
-        seats = games.seats_of(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
+        seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         with i18n.in_language(seats[position].language):
             yield game, seats, seats[position], games.load_state(game)
 

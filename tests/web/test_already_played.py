@@ -7,7 +7,8 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import db, flows, games, timing
+from pbem import db, flows, i18n
+from pbem.core import games
 from tests.apps import Table, form_fields
 
 PLAYED = re.compile(
@@ -18,7 +19,7 @@ PLAYED = re.compile(
 def play_draw2(app: Flask, table: Table) -> None:
     with app.app_context(), db.write_session() as session:
         move, ply = {"do": "draw", "pile": "draw2"}, table.state().ply
-        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=move, decision=ply, source="page")
+        flows.play.move(session=session, game_id=table.game_id, seat=0, move=move, decision=ply, source="page")
 
 
 def confirm_section(page: str) -> str:
@@ -36,7 +37,7 @@ def test_a_used_link_names_the_move_that_was_made(app: Flask, client: FlaskClien
     when, what = found.groups()
     with app.app_context():
         [record] = games.move_log(session=db.get_session(), game_id=table.game_id)
-        assert when == timing.local_datetime(record.created_at, "UTC")
+        assert when == i18n.when(record.created_at, "UTC")
     assert "pile 2" in what and "pile 1" not in what, "the move made, not the link's"
     response = client.post(f"/play/{link}", data={"csrf_token": csrf}, follow_redirects=True)
     assert response.status_code == 200 and table.moves_logged() == 1

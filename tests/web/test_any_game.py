@@ -20,9 +20,12 @@ from flask.testing import FlaskClient
 from sqlmodel import col, select
 
 import engine
-from pbem import db, games, sweeps
+from pbem import db
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.mail import sender
 from pbem.models import AdminUser, Game, MoveRecord
+from pbem.scheduler import sweeps
 from tests.admin.conftest import PASSWORD, csrf_of, log_in
 from tests.mail.conftest import Received, SMTPServer, make_mail_app, smtp_app, smtp_server  # noqa: F401 (fixtures)
 from tests.scheduler.conftest import Clock, clock  # noqa: F401 (a fixture)
@@ -145,7 +148,7 @@ def test_a_game_the_server_never_heard_of(smtp_app: Flask, smtp_server: SMTPServ
     _start, replayed, moves = rules.replay(json.loads(attachment.get_content()))
     assert len(moves) == 6 and rules.result(replayed) is not None
     with smtp_app.app_context():
-        stored = games.load_state(games.get_game(session=db.get_session(), game_id=game_id))
+        stored = games.load_state(seat_rows.get_game(session=db.get_session(), game_id=game_id))
     assert rules.to_json(replayed) == rules.to_json(stored)
 
     page = organiser.get(f"/admin/games/{game_id}")

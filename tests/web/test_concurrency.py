@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import requests
 
-from pbem import db, games
+from pbem import db
+from pbem.core import games
 from tests.apps import Table, form_fields
 
 ALREADY = "Already played"

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from pbem import create_app, db, games
+from pbem import create_app, db
 from pbem.config import DEFAULT_SECRET, ConfigError
+from pbem.core import games
 from tests.apps import new_table
 
 REAL_KEY = "a-real-production-key-" + "q" * 40

@@ -9,7 +9,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import create_app, links
+from pbem import create_app
+from pbem.core import links
 from tests.apps import Table, form_fields
 
 from .forge import assert_error_page

@@ -19,7 +19,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, create_engine, event, text
 
-from pbem import create_app, db, games, links
+from pbem import create_app, db
+from pbem.core import games, links
 from tests.apps import Table, form_fields, new_table
 
 DRAW1 = {"do": "draw", "pile": "draw1"}

@@ -15,8 +15,9 @@ from flask.testing import FlaskClient
 from sqlmodel import select
 from werkzeug.test import TestResponse
 
-from pbem import admin, db, talk
-from pbem.audit import Actor
+from pbem import admin, db
+from pbem.core import talk
+from pbem.core.audit import Actor
 from pbem.models import OutboxEmail
 from tests.apps import Table, form_fields
 from tests.mail.conftest import deliver

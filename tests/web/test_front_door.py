@@ -9,7 +9,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import db, games, links
+from pbem import db
+from pbem.core import games, links
 from pbem.models import OutboxEmail
 from tests.apps import CSRF, Table, new_table
 

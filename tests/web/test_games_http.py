@@ -32,7 +32,8 @@ from jinja2 import ChoiceLoader, DictLoader
 
 from engine import call_to_glory as glory
 from engine.call_to_glory.cards import counts_json
-from pbem import db, games, links
+from pbem import db
+from pbem.core import games, links
 from tests.apps import Table, new_table
 
 NAMES = ("ann", "bob", "cy", "dee")

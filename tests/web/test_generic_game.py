@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import games, links
+from pbem.core import games, links
 from tests.apps import Table, new_table
 
 from .forge import assert_error_page, snapshot

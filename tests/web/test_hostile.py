@@ -12,7 +12,9 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
 from engine import call_to_glory as glory
-from pbem import db, flows, games
+from pbem import db, flows
+from pbem.core import errors, games
+from pbem.core import seats as seat_rows
 from tests.apps import Table, form_fields, new_table
 
 from .forge import TRACE, assert_error_page, snapshot
@@ -100,7 +102,7 @@ def test_ninja_target_that_is_not_a_player(client: FlaskClient, app: Flask) -> N
     state.ninjas[0] = 1  # give ann a miniature, as if she had laid a Ninja set
     state.ninja_supply -= 1
     with app.app_context(), db.write_session() as session:
-        game = games.get_game(session=session, game_id=table.game_id)
+        game = seat_rows.get_game(session=session, game_id=table.game_id)
         game.state = glory.to_json(state)
         session.add(game)
     token = table.personal(0)
@@ -392,9 +394,11 @@ def test_huge_request_body_is_refused_with_a_page(client: FlaskClient, table: Ta
 @pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
 def test_names_with_unicode_line_separators_are_refused(app: Flask, separator: str) -> None:
     """The email library refuses them in headers: a game or player named so could never be emailed."""
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
-        flows.create_game(
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="line breaks"):
+        flows.games.create(
             session=session, name=f"Friday{separator}night", seats=[games.SeatSpec("a"), games.SeatSpec("b")]
         )
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="line breaks"):
-        flows.create_game(session=session, name="Friday", seats=[games.SeatSpec(f"a{separator}b"), games.SeatSpec("c")])
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="line breaks"):
+        flows.games.create(
+            session=session, name="Friday", seats=[games.SeatSpec(f"a{separator}b"), games.SeatSpec("c")]
+        )

@@ -9,7 +9,8 @@ from flask.testing import FlaskClient
 from sqlmodel import select
 
 from engine.call_to_glory import Options
-from pbem import db, games
+from pbem import db
+from pbem.core import games
 from pbem.models import OutboxEmail
 from tests.apps import Table, new_table
 from tests.mail.conftest import deliver

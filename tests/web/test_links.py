@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import games, links
+from pbem.core import games, links
 from tests.apps import Table, form_fields, new_table
 
 from .forge import assert_error_page, days_ago, delete_game, rotate_nonce, sign, signed_at, snapshot

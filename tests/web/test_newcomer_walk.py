@@ -26,7 +26,9 @@ from werkzeug.serving import make_server
 import engine
 from engine.call_to_glory import present
 from engine.call_to_glory.bots import HeuristicBot
-from pbem import db, flows, games
+from pbem import db, flows
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from tests.apps import Table, free_port, new_table
 from tests.mail.conftest import MailAppFactory, SMTPServer, deliver, make_mail_app, smtp_server  # noqa: F401 (fixtures)
 from tests.web.test_browser import PHONE, Browse, _browse, artifacts_dir, click_move, payload
@@ -159,12 +161,12 @@ def play_next_seat(walk: Walk) -> None:
     round_now = walk.table.state().round
     while walk.table.state().current_player == NEXT and walk.table.state().round == round_now:
         with walk.app.app_context(), db.write_session() as session:
-            game = games.get_game(session=session, game_id=walk.table.game_id)
+            game = seat_rows.get_game(session=session, game_id=walk.table.game_id)
             state = games.load_state(game)
             decision = games.decision_of(GLORY, state, NEXT)
             assert decision is not None
             move = games.move_body(games.bot_move(GLORY, state, NEXT, "heuristic"))
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=walk.table.game_id, seat=1, move=move, decision=decision.id, source="page"
             )
 

@@ -9,8 +9,9 @@ from sqlmodel import select
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
-from pbem import admin, db, flows, games
-from pbem.audit import Actor
+from pbem import admin, db, flows
+from pbem.core import games
+from pbem.core.audit import Actor
 from pbem.models import OutboxEmail, utcnow
 from tests.apps import Table, new_table
 
@@ -73,7 +74,7 @@ def ann_moves(app: Flask, table: Table) -> None:
     state = table.state()
     move = games.move_body(games.bot_move(glory.GAME, state, state.current_player or ""))
     with app.app_context(), db.write_session() as session:
-        flows.apply_move(session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page")
+        flows.play.move(session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page")
 
 
 def test_a_round_end_shows_a_banner_and_the_standing_of_the_round(app: Flask, client: FlaskClient) -> None:
@@ -85,7 +86,7 @@ def test_a_round_end_shows_a_banner_and_the_standing_of_the_round(app: Flask, cl
     while table.state().round == 1:
         move = games.move_body(games.bot_move(glory.GAME, table.state(), table.state().current_player or ""))
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
             )
     html = page(client, table, 0)
@@ -98,7 +99,7 @@ def test_a_finished_game_shows_no_empty_boxes(app: Flask, client: FlaskClient) -
     while not table.state().is_finished:
         move = games.move_body(games.bot_move(glory.GAME, table.state(), table.state().current_player or ""))
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
             )
     html = page(client, table, 0)

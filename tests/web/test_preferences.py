@@ -12,7 +12,8 @@ from sqlalchemy import update
 from werkzeug.test import TestResponse
 
 from engine import call_to_glory as glory
-from pbem import admin, db, flows, games
+from pbem import admin, db, flows
+from pbem.core import games
 from pbem.models import AdminUser, MoveRecord, utcnow
 from tests.apps import Table, form_fields, new_table
 
@@ -93,7 +94,7 @@ def test_a_finished_game_refuses_preference_changes(client: FlaskClient, app: Fl
             move = glory.HeuristicBot().choose(state).to_json()
             del move["player"]
             with db.write_session() as session:
-                flows.apply_move(
+                flows.play.move(
                     session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page"
                 )
     before = (table.version(), table.moves_logged())

@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import links
+from pbem.core import links
 from tests.apps import Table, form_fields
 
 from .forge import days_ago, rotate_nonce, sign, signed_at, snapshot

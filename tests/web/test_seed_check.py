@@ -14,7 +14,9 @@ from sqlmodel import select
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
-from pbem import db, flows, games
+from pbem import db, flows
+from pbem.core import games
+from pbem.core import seats as seat_rows
 from pbem.models import Game, OutboxEmail
 from tests.apps import Table, new_table
 from tests.mail.conftest import deliver
@@ -35,7 +37,7 @@ def finished_table(app: Flask) -> Table:
         state = table.state()
         move = games.move_body(games.bot_move(glory.GAME, state, state.current_player or ""))
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page"
             )
     return table
@@ -46,7 +48,7 @@ def test_a_running_game_keeps_its_seed_until_the_end(app: Flask, client: FlaskCl
     response = client.get(f"/play/{token}/check")
     assert response.status_code == 200
     with app.app_context():
-        seed = games.get_game(session=db.get_session(), game_id=table.game_id).seed
+        seed = seat_rows.get_game(session=db.get_session(), game_id=table.game_id).seed
     text = words(response.text)
     assert hashlib.sha256(str(seed).encode()).hexdigest() in text
     assert "The game is not over yet: the seed stays secret until the end" in text

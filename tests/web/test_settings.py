@@ -17,7 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from engine import call_to_glory as glory
-from pbem import db, flows, games, links
+from pbem import db, flows
+from pbem.core import games, links
 from tests.apps import Table, new_table
 from tests.mail.test_compose import rows
 
@@ -192,7 +193,7 @@ def test_a_finished_game_offers_no_leaving(client: FlaskClient, app: Flask) -> N
             move = glory.HeuristicBot().choose(state).to_json()
             del move["player"]
             with db.write_session() as session:
-                flows.apply_move(
+                flows.play.move(
                     session=session, game_id=table.game_id, seat=0, move=move, decision=state.ply, source="page"
                 )
     token = settings_token(app, table, 0)

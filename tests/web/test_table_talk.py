@@ -8,8 +8,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import admin, db, flows, games, talk
-from pbem.audit import Actor
+from pbem import admin, db, flows
+from pbem.core import errors, talk
+from pbem.core.audit import Actor
 from pbem.models import Message, OutboxEmail
 from tests.apps import CSRF, Table, form_fields
 from tests.mail.conftest import deliver
@@ -33,7 +34,7 @@ def turn_emails_to(app: Flask, address: str) -> list[OutboxEmail]:
 def play_ann_turn(app: Flask, table: Table) -> None:
     for move in ({"do": "draw", "pile": "draw1"}, {"do": "draw", "pile": "draw2"}):
         with app.app_context(), db.write_session() as session:
-            flows.apply_move(
+            flows.play.move(
                 session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
             )
     state = table.state()
@@ -42,9 +43,7 @@ def play_ann_turn(app: Flask, table: Table) -> None:
 
     with app.app_context(), db.write_session() as session:
         discard = {"do": "discard", "type": TYPES[kind]}
-        flows.apply_move(
-            session=session, game_id=table.game_id, seat=0, move=discard, decision=state.ply, source="page"
-        )
+        flows.play.move(session=session, game_id=table.game_id, seat=0, move=discard, decision=state.ply, source="page")
 
 
 def test_a_message_reaches_the_others_page_escaped_and_their_next_email(
@@ -82,7 +81,7 @@ def test_the_organiser_hides_a_message(app: Flask, client: FlaskClient, table: T
     play_ann_turn(app, table)
     assert not any("something rude" in e.text_body for e in turn_emails_to(app, "bob@example.com"))
     wrong = (message.id or 0) + 1
-    with app.app_context(), db.write_session() as session, pytest.raises(games.ServiceError, match="no such message"):
+    with app.app_context(), db.write_session() as session, pytest.raises(errors.ServiceError, match="no such message"):
         admin.hide_message(session=session, game_id=table.game_id, message_id=wrong, actor=ORGANISER)
 
 

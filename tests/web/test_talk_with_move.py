@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 from sqlmodel import select
 
 from engine.call_to_glory import TYPES
-from pbem import db, flows, games, talk
+from pbem import db, flows
+from pbem.core import games, talk
 from pbem.models import Message
 from tests.apps import CSRF, Table, form_fields, new_table
 from tests.mail.conftest import SMTPServer, deliver, make_mail_app, smtp_app, smtp_server  # noqa: F401 (fixtures)
@@ -37,16 +38,14 @@ def finish_ann_turn(app: Flask, table: Table) -> None:
     """ann's turn after her first draw: the second draw, then a discard."""
     with app.app_context(), db.write_session() as session:
         move = {"do": "draw", "pile": "draw2"}
-        flows.apply_move(
+        flows.play.move(
             session=session, game_id=table.game_id, seat=0, move=move, decision=table.state().ply, source="page"
         )
     state = table.state()
     kind = next(t for t in range(9) if state.hands[0][t])
     with app.app_context(), db.write_session() as session:
         discard = {"do": "discard", "type": TYPES[kind]}
-        flows.apply_move(
-            session=session, game_id=table.game_id, seat=0, move=discard, decision=state.ply, source="page"
-        )
+        flows.play.move(session=session, game_id=table.game_id, seat=0, move=discard, decision=state.ply, source="page")
 
 
 def test_a_move_with_a_message_reaches_the_next_player_on_the_page_and_by_email(

@@ -10,7 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import db, games, timing
+from pbem import db, i18n
+from pbem.core import games
 from pbem.models import OutboxEmail
 from tests.apps import new_table
 from tests.mail.conftest import deliver
@@ -32,7 +33,7 @@ def test_the_page_and_the_email_show_the_deadline_alike(app: Flask, client: Flas
 
 def test_the_label_names_the_zone_and_utc_is_just_utc() -> None:
     winter = datetime(2026, 11, 25, 17, 0, tzinfo=UTC)
-    assert timing.local_datetime(winter, "Europe/Amsterdam") == "Wednesday 25 November 2026, 18:00 (Europe/Amsterdam)"
-    assert timing.local_datetime(winter, ZoneInfo("Europe/Amsterdam")).endswith("18:00 (Europe/Amsterdam)")
-    assert timing.local_datetime(winter.replace(tzinfo=None), UTC) == "Wednesday 25 November 2026, 17:00 (UTC)"
-    assert timing.local_datetime(winter, "Not/AZone") == "Wednesday 25 November 2026, 17:00 (UTC)"
+    assert i18n.when(winter, "Europe/Amsterdam") == "Wednesday 25 November 2026, 18:00 (Europe/Amsterdam)"
+    assert i18n.when(winter, ZoneInfo("Europe/Amsterdam")).endswith("18:00 (Europe/Amsterdam)")
+    assert i18n.when(winter.replace(tzinfo=None), UTC) == "Wednesday 25 November 2026, 17:00 (UTC)"
+    assert i18n.when(winter, "Not/AZone") == "Wednesday 25 November 2026, 17:00 (UTC)"

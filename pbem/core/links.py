@@ -9,25 +9,14 @@ from typing import Any
 from flask import current_app, url_for
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from .errors import LinkExpired, LinkInvalid
+
 PERSONAL = "pbem.personal"
 MOVE = "pbem.move"
 SETTINGS = "pbem.settings"
 DAY = 86400
 MAX_SEATS = 64
 """A bound on seat numbers in links, whatever the game (a game checks its own seats)."""
-
-
-class LinkInvalid(Exception):
-    """The token was tampered with, truncated, or made for something else."""
-
-
-class LinkExpired(Exception):
-    """The token is genuine but too old; ``game_id`` and ``seat`` say whose it was."""
-
-    def __init__(self, game_id: int | None, seat: int | None) -> None:
-        super().__init__("this link has expired")
-        self.game_id = game_id
-        self.seat = seat
 
 
 @dataclass(frozen=True)

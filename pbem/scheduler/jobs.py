@@ -27,9 +27,9 @@ from flask.cli import with_appcontext
 from flask_babel import gettext as _
 from werkzeug.serving import run_simple
 
+from ..mail import sender
+from ..models import utcnow
 from . import sweeps
-from .mail import sender
-from .models import utcnow
 
 log = logging.getLogger(__name__)
 EXTENSION = "pbem_scheduler"

@@ -12,8 +12,8 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from .models import AdminAction, Game
-from .timing import utc
+from ..models import AdminAction, Game
+from ..timing import utc
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,9 @@ from sqlmodel import Session, col, select
 from engine.protocol import Decision
 from engine.protocol import Game as Rules
 
-from . import db, timing
-from .models import Game, Seat, Wait
-from .timing import utc
+from .. import db, timing
+from ..models import Game, Seat, Wait
+from ..timing import utc
 
 SUMMARY = ("waiting_since", "next_reminder_at", "deadline_at")
 """The game's columns that sum up its waits (the earliest of each)."""

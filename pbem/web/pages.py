@@ -6,13 +6,13 @@ Everything comes from the game's protocol (``games.rules_of``); the game's own t
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
-from flask import has_request_context, url_for
+from flask import url_for
 from flask_babel import gettext as _
 from sqlmodel import Session, col, select
 
@@ -20,9 +20,13 @@ from engine.errors import FormatError
 from engine.protocol import Choice, ChoiceGroup, Result
 from engine.protocol import Game as Rules
 
-from . import games, i18n, links, talk, timing, waits
-from .mail import compose
-from .models import Game, OutboxEmail, Record, Seat, SeatRecord, utcnow
+from .. import i18n, timing
+from ..core import games, links, records, talk, waits
+from ..core import seats as seat_rows
+from ..core.errors import LinkInvalid, NotNow
+from ..i18n import N_
+from ..models import Game, OutboxEmail, Record, Seat, SeatRecord, utcnow
+from . import tokens
 
 LOG_LINES = 40
 COMMITMENT = re.compile(r"\b[0-9a-f]{64}\b")
@@ -63,7 +67,7 @@ class SeatPage:
     progress: list[str] = field(default_factory=list)
     headline: str = ""
     said: list[talk.Said] = field(default_factory=list)
-    timing: timing.TimeInfo | None = None
+    timing: TimeInfo | None = None
     refinements: list[Choice] = field(default_factory=list)
     """The variants the confirm page of a pending move offers as its buttons (the game's ``refine``)."""
 
@@ -91,32 +95,9 @@ class SeatPage:
         return running and self.choices is None
 
 
-def resolve(*, session: Session, token: str) -> tuple[links.Link, Game, list[Seat], Seat]:
-    """Verify a token and find its game and seat; raise LinkInvalid, LinkExpired, GameNotFound, LinkRevoked. In a
-    request, the rest of it speaks the seat's language, with times on the seat's clock."""
-    link = links.read(token)
-    game, seats, seat = games.find_seat(session=session, link=link)
-    _speak(seat)
-    return link, game, seats, seat
-
-
-def _speak(seat: Seat | SeatRecord) -> None:
-    """In a request, the rest of it speaks the seat's language, with times on the seat's clock."""
-    if has_request_context():
-        i18n.use(seat.language, seat.timezone)
-
-
-def personal_token_of(*, session: Session, link: links.Link) -> str:
-    """The personal token of the seat a (verified) link belongs to, read from the database."""
-    seats = games.seats_of(session=session, game_id=link.game_id)
-    return links.personal_token(link.game_id, link.seat, seats[link.seat].nonce)
-
-
-def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES) -> SeatPage:
+def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG_LINES) -> SeatPage:
     """The page for a personal or move link (a GET: reads only); ``log_lines`` moves of the log, or all."""
-    link = links.read(token)
-    game, seats, seat = games.read_seat(session=session, link=link)
-    _speak(seat)
+    game, seats, seat = tokens.seat_rows()
     rules = games.rules_of(game)
     state = rules.from_json(game.state)
     events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
@@ -135,7 +116,7 @@ def seat_page(*, session: Session, token: str, log_lines: int | None = LOG_LINES
         log=[rules.describe(e, seat.name) for e in reversed(seen)],
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         result=result,
-        timing=timing.page_info(
+        timing=page_info(
             game=game,
             seats=seats,
             me=seat,
@@ -173,13 +154,13 @@ def already_played(*, session: Session, link: links.Link, decision: str | int | 
     record = games.decision_record(session=session, game_id=link.game_id, seat=link.seat, decision=str(decision))
     if record is None:
         return plain
-    game = games.get_game(session=session, game_id=link.game_id)
-    seats = games.seats_of(session=session, game_id=link.game_id)
+    game = seat_rows.get_game(session=session, game_id=link.game_id)
+    seats = seat_rows.seats_of(session=session, game_id=link.game_id)
     rules, me, who = games.rules_of(game), seats[link.seat], seats[record.seat].name
     said = [t for e in record.events if (t := rules.describe(e, me.name))]
     body = {k: v for k, v in record.move.items() if k != "player"}
     what = " ".join(said) or rules.describe_move(body) + "."
-    at = timing.local_datetime(record.created_at, me.timezone)
+    at = i18n.when(record.created_at, me.timezone)
     if record.source == "bot":
         played = _("A bot, for %(name)s, played on %(when)s: %(what)s", name=who, when=at, what=what)
     elif record.source == "timeout":
@@ -238,22 +219,23 @@ class SeedCheck:
         return self.digest == self.commitment
 
 
-def seed_check(*, session: Session, token: str) -> SeedCheck:
+def seed_check(*, session: Session, link: links.Link) -> SeedCheck:
     """The seed check for a personal link (a GET: reads only); the seed only once the game is over."""
-    link, game, _seats, seat = resolve(session=session, token=token)
     if link.purpose != links.PERSONAL:
-        raise links.LinkInvalid
+        raise LinkInvalid
+    found = tokens.seat()
+    game, seat = found.game, found.seat
     sent = invitation_commitment(session=session, seat=seat)
     check = SeedCheck(
         game=game,
         seat=seat,
-        personal_token=token,
-        commitment=sent or compose.commitment(game.seed),
+        personal_token=tokens.token(),
+        commitment=sent or records.commitment(game.seed),
         over=game.status == "finished",
         from_invitation=sent is not None,
     )
     if check.over:
-        check.seed, check.digest = game.seed, seed_digest(str(game.seed))
+        check.seed, check.digest = game.seed, records.commitment(game.seed)
     return check
 
 
@@ -269,24 +251,78 @@ def invitation_commitment(*, session: Session, seat: Seat) -> str | None:
     return found.group(0) if found else None
 
 
-def seed_digest(seed: str) -> str:
-    """The SHA-256 of a seed as written (its decimal digits), in hex: what a commitment must equal."""
-    return hashlib.sha256(seed.encode()).hexdigest()
-
-
-def game_record(*, session: Session, token: str) -> tuple[str, str]:
-    """The record of a finished game (its file name and JSON text) for a personal link; NotOverYet while the game
+def game_record(*, session: Session, link: links.Link) -> tuple[str, str]:
+    """The record of a finished game (its file name and JSON text) for a personal link; NotNow while the game
     runs (the record holds the seed)."""
-    link, game, seats, _seat = resolve(session=session, token=token)
     if link.purpose != links.PERSONAL:
-        raise links.LinkInvalid
-    if game.status != "finished":
-        raise NotOverYet("The record can be downloaded once the game is over.")
-    logged = [(r.seat, r.move) for r in games.move_log(session=session, game_id=game.id or 0)]
-    return f"{game.game}-{game.id}.json", compose.record_json(game, seats, logged)
+        raise LinkInvalid
+    found = tokens.seat()
+    if found.game.status != "finished":
+        raise NotNow(N_("The record can be downloaded once the game is over."))
+    record = records.of_game(session=session, game=found.game, seat_rows=found.seats)
+    return f"{found.game.game}-{found.game.id}.json", records.as_json(record)
 
 
-class NotOverYet(games.ServiceError):
-    """What only a finished game shows (its seed, its record) was asked for while it runs."""
+# ---------------------------------------------------------------------------------------------- time
 
-    status = 409
+
+@dataclass
+class TimeInfo:
+    """What the player's page shows about time: pause, deadline, absences, quiet hours."""
+
+    paused: bool = False
+    paused_reason: str | None = None
+    deadline: str | None = None
+    timeout: str = "bot"
+    reminders_on: bool = True
+    away_until: str | None = None
+    others_away: list[tuple[str, str]] = field(default_factory=list)
+    can_be_away: bool = False
+    days_left: int = 0
+    today: str = ""
+    latest: str = ""
+    latest_words: str = ""
+    quiet: str | None = None
+    finished: bool = False
+
+
+def page_info(*, game: Any, seats: list[Any], me: Any, now: datetime, wait: Any = None) -> TimeInfo:
+    """The time facts for one seat's page, from the Game and Seat rows (read only).
+
+    ``wait`` is the seat's ``Wait`` row, if the caller read it: its own deadline. Without it, the game's
+    (earliest) deadline is shown to the first seat waited on.
+    """
+    tz = timing.zone(me.timezone)
+    today = timing.local_date(now, tz)
+    finished = game.status == "finished"
+    info = TimeInfo(
+        paused=game.paused_at is not None,
+        paused_reason=game.paused_reason,
+        finished=finished,
+        reminders_on=bool(me.reminders),
+    )
+    policy = timing.Policy.from_json(game.policy)
+    info.timeout = policy.timeout
+    if wait is not None:
+        deadline = timing.utc(wait.deadline_at) if wait.seat == me.position else None
+    else:
+        deadline = timing.utc(game.deadline_at) if game.current_seat == me.position else None
+    if deadline is not None and not finished:
+        info.deadline = i18n.when(deadline, tz)
+    current = me.away_until if me.away_until is not None and me.away_until >= today else None
+    if current is not None:
+        info.away_until = i18n.day(current)
+    for seat in seats:
+        if seat.position == me.position or seat.away_until is None:
+            continue
+        if seat.away_until >= timing.local_date(now, timing.zone(seat.timezone)):
+            info.others_away.append((seat.name, i18n.day(seat.away_until)))
+    kept = me.away_days_used - (timing.absence_days(today, current) if current is not None else 0)
+    info.days_left = max(0, policy.absence_cap_days - kept)
+    info.can_be_away = not finished and info.days_left > 0
+    info.today = today.isoformat()
+    latest = today + timedelta(days=max(0, info.days_left - 1))
+    info.latest, info.latest_words = latest.isoformat(), i18n.day(latest)
+    if me.quiet_start is not None and me.quiet_end is not None:
+        info.quiet = f"{me.quiet_start}-{me.quiet_end}"
+    return info

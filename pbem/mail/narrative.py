@@ -1,0 +1,104 @@
+"""What happened, in plain words as one seat may read it: the moves since its last own move, with the server's
+notes (who left, the organiser's actions, table talk) in their place by time. Turn emails and digests tell it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy import bindparam
+from sqlmodel import Session, col
+
+from engine.protocol import LogEntry, Note
+
+from .. import i18n
+from ..core import audit, games, talk
+from ..i18n import N_
+from ..models import Game, MoveRecord, Seat
+from . import outbox
+
+STORY_MOVES = 200
+"""The narrative of a turn email reads at most this many of the latest moves."""
+STORY_FIRST_LOOK = 24
+OWN_SOURCES = ("link", "page")
+_RECENT = (
+    sa.select(
+        col(MoveRecord.seq),
+        col(MoveRecord.seat),
+        col(MoveRecord.source),
+        col(MoveRecord.move),
+        col(MoveRecord.created_at),
+    )
+    .where(col(MoveRecord.game_id) == bindparam("game_id"))
+    .order_by(col(MoveRecord.seq).desc())
+    .limit(bindparam("limit"))
+)
+_SINCE = (
+    sa.select(
+        col(MoveRecord.seq),
+        col(MoveRecord.seat),
+        col(MoveRecord.source),
+        col(MoveRecord.events),
+        col(MoveRecord.created_at),
+    )
+    .where(col(MoveRecord.game_id) == bindparam("game_id"), col(MoveRecord.seq) > bindparam("after"))
+    .order_by(col(MoveRecord.seq))
+)
+
+
+def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> list[str]:
+    """What happened since ``seat``'s last own move (not a standing one), in plain words as that seat may read it,
+    with the server's notes (who left, the organiser's actions, table talk) in their place by time."""
+    after, since, truncated = last_own_move(session, game, seat)
+    _last, entries, notes = happened(session, game, seats, seat, after, since)
+    lines = games.rules_of(game).narrate(entries, seat.name, notes)
+    if truncated:
+        lines.insert(0, i18n.text(N_("Earlier moves are in the log on your page.")))
+    return lines
+
+
+def last_own_move(session: Session, game: Game, seat: Seat) -> tuple[int, datetime, bool]:
+    """The sequence number and time of ``seat``'s last own move (0 and the game's start if none), and whether it
+    lies before the moves read (only the latest STORY_MOVES are)."""
+    rules = games.rules_of(game)
+    for limit in (min(STORY_FIRST_LOOK, STORY_MOVES), STORY_MOVES):  # its last move is nearly always near
+        recent = session.execute(_RECENT, {"game_id": game.id, "limit": limit}).all()
+        after, since = (recent[-1].seq - 1 if recent else 0), outbox.as_utc(game.created_at)
+        truncated = after > 0  # the seat made no move of its own in the window, which does not reach the start
+        for row in recent:
+            own = row.seat == seat.position and row.source in OWN_SOURCES
+            if own and not rules.is_standing(rules.parse_move(seat.name, row.move)):
+                after, since, truncated = row.seq, outbox.as_utc(row.created_at), False
+                break
+        if not truncated or len(recent) < limit:
+            break
+    return after, since, truncated
+
+
+def happened(
+    session: Session, game: Game, seats: Sequence[Seat], seat: Seat, after: int, since: datetime
+) -> tuple[int, list[LogEntry], list[Note]]:
+    """The moves logged after move ``after`` and the notes since ``since`` that ``seat`` may read, with the
+    sequence number of the last move read (``after`` if none)."""
+    names = {s.position: s.name for s in seats}
+    last, entries = after, []
+    for r in session.execute(_SINCE, {"game_id": game.id, "after": after}):
+        last = r.seq
+        entries.append(LogEntry(names[r.seat], r.source, r.events, outbox.as_utc(r.created_at)))
+    notes: list[Note] = [
+        (
+            outbox.as_utc(s.left_at),
+            i18n.text(N_("%(name)s left the game; a bot plays for them from now on."), name=s.name),
+        )
+        for s in seats
+        if s.left_at is not None and s.id != seat.id and outbox.as_utc(s.left_at) > since
+    ]
+    notices = audit.actions_since(session=session, game_id=game.id or 0, since=since)
+    notes += [(outbox.as_utc(n.at), n.text) for n in notices if n.seat in (None, seat.position)]
+    notes += [
+        (m.at, i18n.text(N_("%(name)s said: “%(text)s”"), name=m.name, text=m.text))
+        for m in talk.said(session=session, game_id=game.id or 0, names=names, since=since)
+        if m.name != seat.name
+    ]
+    return last, entries, notes

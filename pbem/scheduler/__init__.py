@@ -1,0 +1,1 @@
+"""The scheduler: APScheduler's wiring (``jobs``) and the sweeps that claim what is due (``sweeps``)."""
