@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from babel.dates import format_date, format_datetime, format_timedelta
 from babel.messages.mofile import write_mo
@@ -34,6 +33,8 @@ from jinja2.lexer import Token, TokenStream
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context
 from markupsafe import Markup
+
+from . import timing
 
 log = logging.getLogger(__name__)
 
@@ -369,12 +370,7 @@ def zone_name(tz: tzinfo) -> str:
 
 
 def _zone(tz: tzinfo | str) -> tzinfo:
-    if not isinstance(tz, str):
-        return tz
-    try:
-        return UTC if tz in ("", "UTC") else ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        return UTC
+    return timing.zone(tz) if isinstance(tz, str) else tz
 
 
 def when(instant: datetime, tz: tzinfo | str, lang: str | None = None) -> str:

@@ -9,9 +9,6 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SOURCES = ("link", "page", "admin", "bot", "timeout")
-"""Where a move came from (the move log's ``source``)."""
-
 
 def utcnow() -> datetime:
     """Now, in UTC (the database keeps UTC only)."""
@@ -150,12 +147,8 @@ class MoveRecord(SQLModel, table=True):
     move: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     events: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
     source: str = Field(max_length=8)
+    """Where the move came from: link, page, email, admin, bot or timeout."""
     created_at: datetime = _ts()
-
-
-OUTBOX_STATUSES = ("queued", "sending", "sent", "dead", "dropped")
-"""An outbox row's life: queued → sending (claimed by one sender) → sent, or back to queued, or dead; or dropped:
-a "your turn" whose decision was made before it could be sent (nothing was undelivered)."""
 
 
 class OutboxEmail(SQLModel, table=True):
@@ -183,6 +176,8 @@ class OutboxEmail(SQLModel, table=True):
     message_id: str = Field(max_length=255)
     dedupe_key: str | None = Field(default=None, max_length=120, unique=True)
     status: str = Field(default="queued", max_length=8)
+    """queued → sending (claimed by one sender) → sent, or back to queued, or dead; or dropped: a turn email whose
+    decision was made before it could be sent, or one the sender renders for a seat that changed."""
     decision: str | None = Field(default=None, max_length=64)
     render: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     attempts: int = 0

@@ -170,12 +170,15 @@ def utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def zone(name: str) -> ZoneInfo:
-    """The time zone of that name, or UTC if it is not known."""
+def zone(name: str) -> tzinfo:
+    """The time zone of that name (UTC for "" or "UTC"), or UTC if it is not known: the one place a stored zone name
+    becomes a zone."""
+    if name in ("", "UTC"):
+        return UTC
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
+        return UTC
 
 
 # ---------------------------------------------------------------------------------------------- local time

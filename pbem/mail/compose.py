@@ -31,8 +31,6 @@ from ..models import Game, Seat
 from . import outbox
 
 KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser")
-RENDERED_BY_SENDER = ("turn", "scores", "game_over")
-"""The kinds about the game as it stands: queued as what to send, rendered by the sender when it sends them."""
 AT_DEADLINE = {
     "bot": _l("Then a bot plays the rest of your turn for you."),
     "pause": _l("Then the game pauses until the organiser resumes it."),
