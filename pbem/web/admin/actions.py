@@ -16,7 +16,6 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from ... import admin, db
 from ...core import checks, games
 from ...core.errors import AlreadyPlayed, NotFound, NotNow, ServiceError
-from ..errors import error_page
 from .base import DRAFT_TEXT, actor, bp, forget_draft, game_form, store_draft
 
 _: Callable[..., str] = gettext
@@ -237,8 +236,8 @@ def act(game_id: int, action: str) -> Any:
                 raise NotNow(_("this game was aborted") if view.status == "aborted" else _("this game is over"))
             return _confirm(view, name, chosen.ask(view, chosen.read(view)))
         result = _run(game_id, chosen, chosen.read(view))
-    except NotFound as exc:
-        return error_page(404, exc.message)
+    except NotFound:
+        raise
     except AlreadyPlayed:
         flash(_("That decision was already made; here is the game as it is now."), "notice")
         return redirect(url_for("admin.game", game_id=game_id), code=303)

@@ -13,9 +13,8 @@ from flask_babel import ngettext as _ngettext
 from engine.protocol import Game as Rules
 
 from ... import admin, db
-from ...core.errors import NotFound, ServiceError
+from ...core.errors import ServiceError
 from ...models import utcnow
-from ..errors import error_page
 from .base import actor, bp, draft_of, game_form, seat_choices, zones
 
 _: Callable[..., str] = gettext
@@ -37,17 +36,14 @@ def _page_number(value: str | None) -> int:
 def index() -> Any:
     """The games, newest first, filtered by status and "needs attention", a page at a time."""
     status = request.args.get("status") or None
-    try:
-        listing = admin.list_games(
-            session=db.get_session(),
-            now=utcnow(),
-            status=status,
-            attention=request.args.get("attention") == "1",
-            page=_page_number(request.args.get("page")),
-            per_page=current_app.config["ADMIN_GAMES_PER_PAGE"],
-        )
-    except ServiceError as exc:
-        return error_page(400, exc.message)
+    listing = admin.list_games(
+        session=db.get_session(),
+        now=utcnow(),
+        status=status,
+        attention=request.args.get("attention") == "1",
+        page=_page_number(request.args.get("page")),
+        per_page=current_app.config["ADMIN_GAMES_PER_PAGE"],
+    )
     return render_template("admin/games.html", listing=listing, statuses=admin.STATUSES, now=utcnow())
 
 
@@ -65,10 +61,7 @@ class _SeatBoard:
 
 
 def game_page(game_id: int) -> Any:
-    try:
-        view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
-    except NotFound as exc:
-        return error_page(404, exc.message)
+    view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
     draft = draft_of(game_form(game_id))
     key = view.rules.key
     mine = view.playing.seat if view.hidden and view.playing is not None else None

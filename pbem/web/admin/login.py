@@ -16,7 +16,6 @@ from limits import parse as parse_limit
 from werkzeug.wrappers.response import Response as BaseResponse
 
 from ... import admin, db
-from ...core.errors import ServiceError
 from ..errors import error_page
 from .base import ACCOUNT_KEY, LOGIN_KEY, LoginUser, actor, bp, draft_of, safe_next, store_draft
 
@@ -131,11 +130,8 @@ def language() -> Any:
     go back to the page it was on."""
     me = actor()
     db.get_session().close()
-    try:
-        with db.write_session() as write:
-            admin.set_language(session=write, admin_id=me.id, language=request.form.get("lang", ""))
-    except ServiceError as exc:
-        return error_page(400, exc.message)
+    with db.write_session() as write:
+        admin.set_language(session=write, admin_id=me.id, language=request.form.get("lang", ""))
     return redirect(safe_next(request.form.get("next")) or url_for("admin.index"), code=303)
 
 

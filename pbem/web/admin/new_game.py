@@ -32,7 +32,6 @@ from engine.protocol import OptionField
 from ... import admin, config, db, i18n, timing
 from ...core import checks, games
 from ...core.errors import InputErrors, NotFound, ServiceError
-from ..errors import error_page
 from .base import (
     actor,
     bp,
@@ -259,10 +258,7 @@ def new_game() -> Any:
     """The new-game form of the chosen game (``?game=``, the default game if none); a valid POST creates the game
     (which queues the invitations) and opens its page. A refused POST is kept and shown by a GET (``?draft=``),
     with each error next to its field, so reloading that page posts nothing."""
-    try:
-        key = _game_key()
-    except NotFound as exc:
-        return error_page(404, exc.message)
+    key = _game_key()
     if request.method != "POST":
         draft = draft_of(NEW_GAME)
         if draft is None:
