@@ -12,7 +12,7 @@ from sqlalchemy import update
 from sqlmodel import col, select
 
 from pbem import admin, db, flows, timing
-from pbem.core import games
+from pbem.core import errors, games
 from pbem.core import seats as seat_rows
 from pbem.db import make_engine
 from pbem.flows import timers
@@ -354,7 +354,7 @@ def test_a_move_during_a_sweep_wins_or_waits_and_nothing_is_applied_twice(app: F
     """A player moving while the deadline sweep runs: the decision is made once, by one of them."""
     tables = [make_game(app, seed=s) for s in range(1, 7)]
     clock.at(T0 + 72 * H)
-    errors: list[BaseException] = []
+    failures: list[BaseException] = []
 
     def player(table_id: int) -> None:
         try:
@@ -366,7 +366,7 @@ def test_a_move_during_a_sweep_wins_or_waits_and_nothing_is_applied_twice(app: F
         except (errors.AlreadyPlayed, errors.ServiceError):
             pass
         except BaseException as exc:  # pragma: no cover - reported below
-            errors.append(exc)
+            failures.append(exc)
 
     threads = [threading.Thread(target=player, args=(t.game_id,)) for t in tables]
     sweeper = threading.Thread(target=time_out, args=(app, clock.now))
@@ -374,7 +374,7 @@ def test_a_move_during_a_sweep_wins_or_waits_and_nothing_is_applied_twice(app: F
         t.start()
     for t in [sweeper, *threads]:
         t.join(60)
-    assert not errors
+    assert not failures
     for table in tables:
         assert table.verify()
         with app.app_context():
