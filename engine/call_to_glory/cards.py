@@ -57,6 +57,11 @@ def counts_json(row: list[int]) -> dict[str, int]:
     return {TYPES[t]: c for t, c in enumerate(row) if c}
 
 
+def kinds(row: list[int]) -> int:
+    """How many types a row of counts per type holds (a table's sets: R8.1)."""
+    return len(row) - row.count(0)
+
+
 def names(cards: list[int]) -> list[str]:
     """Type ids as card names."""
     return [TYPES[t] for t in cards]

@@ -7,11 +7,12 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
-from ..errors import FormatError, OptionsError
+from ..errors import FormatError, IllegalMove, OptionsError
 from ..protocol import (
     Bot,
     Choice,
     ChoiceGroup,
+    Command,
     Decision,
     Event,
     Game,
@@ -22,10 +23,11 @@ from ..protocol import (
     Result,
     register_game,
 )
-from . import bots, codec, present, record, rules, view, words
-from .cards import DEFAULT_TASK_TABLE, TASK_DECKS, TYPES, VALUES
+from . import bots, codec, commands, present, record, rules, view, words
+from .cards import DEFAULT_TASK_TABLE, TASK_BONUS, TASK_DECKS, TYPES, VALUES
 from .moves import Move
-from .state import FINISHED, REVEALING, Options, State, check_players, new_game
+from .record import public_of
+from .state import FINISHED, PLAYING, REVEALING, Options, State, check_players, new_game
 from .words import EN, Words
 from .words_fr import FR
 from .words_nl import NL
@@ -149,6 +151,9 @@ class CallToGlory(Game):
         self._family: dict[str, CallToGlory] = {} if family is None else family
         self._family.setdefault(self.lang, self)
         self._template_data: Mapping[str, Any] | None = None
+        self._reveal_prompt = words_.text("prompt_reveal")
+        self._turn_prompts = (words_.text("prompt_act"), *(words_.text("prompt_draw", left=n) for n in (1, 2)))
+        """The prompts of a turn by draws left (0: lay or discard), worded once: ``waiting_for`` runs every move."""
 
     def speaking(self, lang: str) -> CallToGlory:
         """The same game in ``lang`` (English, Dutch or French; English for any other), one object per language:
@@ -213,23 +218,19 @@ class CallToGlory(Game):
     def waiting_for(self, state: State) -> dict[str, Decision]:
         """The one player who must act: a decision per move (``ply``), one wait per turn or task reveal."""
         status = state.status
-        if status == FINISHED:
-            return {}
-        w = self.words
-        if status == REVEALING:
-            prompt = w.text("prompt_reveal")
-        elif state.step == "draw":
-            prompt = w.text("prompt_draw", left=state.draws_left)
+        if status == PLAYING:
+            prompt = self._turn_prompts[state.draws_left]
+            wait = f"p{state.round}.{state.turn}"
+        elif status == REVEALING:
+            prompt = self._reveal_prompt
+            wait = f"r{state.round}.{state.turn}"
         else:
-            prompt = w.text("prompt_act")
-        wait = f"{status[0]}{state.round}.{state.turn}"
+            return {}
         return {state.players[state.current]: Decision(str(state.ply), prompt, wait)}
 
-    def legal_moves(self, state: State, player: str) -> list[Move]:
-        """The legal moves of ``player`` (none unless they must act; preference changes are not listed)."""
-        if state.status == FINISHED or state.players[state.current] != player:
-            return []
-        return rules.legal_moves(state)
+    legal_moves = staticmethod(rules.legal_moves)
+    """The legal moves of ``player`` (none unless they must act; preference changes are not listed): the rules'
+    own function, called on every move."""
 
     def parse_move(self, player: str, data: Any) -> Move:
         """A move from a record entry or a form."""
@@ -245,9 +246,8 @@ class CallToGlory(Game):
         """Where the player's displaced cards go."""
         return present.settings(state, player, self.words)
 
-    def apply(self, state: State, move: Move, events: list[Event] | None = None) -> None:
-        """Apply a move in place (``IllegalMove`` changes nothing)."""
-        rules.apply(state, move, events)
+    apply = staticmethod(rules.apply)
+    """Apply a move in place (``IllegalMove`` changes nothing): the rules' own function, called on every move."""
 
     def player_view(self, state: State, player: str, log: Sequence[Event] | None = None) -> dict[str, Any]:
         """What ``player`` may see (R11)."""
@@ -269,12 +269,14 @@ class CallToGlory(Game):
         )
 
     def milestones(self, before: State, after: State) -> list[Milestone]:
-        """Each round scored in between (with its score sheet), and the end of the game."""
+        """Each round scored in between (with its score sheet and, in words, why it ended: ``why``), and the end of
+        the game."""
         out = []
         details = view.round_details(after) if len(after.round_scores) > len(before.round_scores) else []
         for number in range(len(before.round_scores) + 1, len(after.round_scores) + 1):
             title = self.words.text("milestone_round", round=number)
-            out.append(Milestone("round_scored", title, number, details[number - 1]))
+            sheet = details[number - 1]
+            out.append(Milestone("round_scored", title, number, {**sheet, "why": self.words.round_ended(sheet)}))
         if after.status == FINISHED and before.status != FINISHED:
             out.append(Milestone("game_over", self.words.text("milestone_over")))
         return out
@@ -286,14 +288,23 @@ class CallToGlory(Game):
         return present.round_over(state, log, self.words)
 
     def template_data(self) -> Mapping[str, Any]:
-        """Each card type's value (the cards show it) and its name in the game's language (singular, plural); made
-        once per language (every card of a page asks for it)."""
+        """What the game's templates show that is the game's: each card type's value and name (singular, plural),
+        the task bonuses, and the words of a board in the game's language: pile labels, preferences, counted nouns
+        (``cards``, ``miniatures``: the form for 0, 1 and more, picked by ``[n, 2]|min``, with ``{n}``) and a few
+        sentences with ``{}`` fields. Made once per language: every card of a page asks for it."""
         if self._template_data is None:
+            w = self.words
             self._template_data = MappingProxyType(
                 {
                     "values": dict(zip(TYPES, VALUES, strict=True)),
-                    "names": {t: self.words.name(t) for t in TYPES},
-                    "plurals": {t: self.words.plural(t) for t in TYPES},
+                    "names": {t: w.name(t) for t in TYPES},
+                    "plurals": {t: w.plural(t) for t in TYPES},
+                    "task_bonus": dict(TASK_BONUS),
+                    "piles": dict(w.PILE_LABELS),
+                    "preferences": dict(w.PREFERENCE_NAMES),
+                    "cards": w.numbered(w.CARD_FORMS),
+                    "miniatures": w.numbered(w.MINIATURE_FORMS),
+                    "words": {k: w.TEXTS[f"board_{k}"] for k in ("pile", "top", "ninjas", "prefers")},
                 }
             )
         return self._template_data
@@ -324,6 +335,18 @@ class CallToGlory(Game):
         """A move as an instruction."""
         return self.words.describe_move(dict(move))
 
+    def explain(self, error: IllegalMove) -> str:
+        """A refused move in this game's language: what is wrong, what is possible now, the rule where it helps."""
+        return self.words.explain(error)
+
+    def commands(self, state: State, player: str) -> list[Command]:
+        """A short command per open choice, in this game's language: "draw pile 1", "take emperor", "lay samurai"."""
+        return commands.commands(state, player, self.words)
+
+    def parse_command(self, state: State, player: str, text: str) -> Mapping[str, Any] | None:
+        """The move a line of a reply asks for, read liberally (see ``commands``), or None for no command."""
+        return commands.parse(state, player, text, self.words)
+
     # Records ---------------------------------------------------------------------------------------
 
     def record(self, start: State, moves: Sequence[Move]) -> dict[str, Any]:
@@ -334,6 +357,11 @@ class CallToGlory(Game):
         """Replay a decoded record."""
         played, final = record.replay(data)
         return played.start(), final, played.moves
+
+    def public_record(self, record: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The record without what tells hidden or future cards (the seed, explicit decks, the task deal), the same
+        for every viewer: the moves hide nothing a player's log does not show."""
+        return public_of(record)
 
     def reshuffle_hidden(self, state: State, viewer: str, seed: int) -> State:
         """A copy in which the other players' hands and the draw piles are dealt anew from their cards, and the

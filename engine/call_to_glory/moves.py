@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Final
 
 from ..errors import FormatError
-from .cards import PILE_INDEX, PILES, PREFERENCES, TASK_DECKS, TYPE_INDEX, TYPES
+from .cards import PILE_INDEX, PILES, PREFERENCES, TASK_DECKS, TYPE_INDEX, TYPES, VALUES
 
 KINDS: Final = ("draw", "lay", "discard", "ninja", "reveal_task", "preference")
 _FIELDS: Final = {
@@ -147,3 +148,45 @@ class Move:
             deck=data.get("deck"),
             discard_preference=data.get("discard_preference"),
         )
+
+
+class MoveTable:
+    """Every move a seat order can make (but preference changes), made once: listing the legal moves of a turn
+    picks from these instead of building new ones (``State.moves``).
+
+    Indexes: ``draws[p][first]``, the draws from every pile but ``first``, the pile of the turn's first draw (-1:
+    none yet); ``lays[p][type][count]``; ``discards[p][piles][type]``, the discards of one card of ``type`` to the
+    discard piles R6 allows: ``piles`` 0 = discard pile 1 only, 1 = discard pile 2 only, 2 = either;
+    ``ninjas[p][target][type]``; ``reveals[p][deck]``."""
+
+    __slots__ = ("discards", "draws", "lays", "ninjas", "reveals")
+
+    def __init__(self, players: tuple[str, ...]) -> None:
+        top = max(VALUES)
+        draws = [[Move.draw(p, pile) for pile in PILES] for p in players]
+        self.draws = tuple(
+            {first: tuple(m for i, m in enumerate(row) if i != first) for first in range(-1, len(PILES))}
+            for row in draws
+        )
+        self.lays = tuple(
+            tuple(tuple(Move.lay(p, t, c) if c else None for c in range(top + 1)) for t in TYPES) for p in players
+        )
+        self.discards = tuple(_discards(p) for p in players)
+        self.ninjas = tuple(tuple(tuple(Move.ninja(p, q, t) for t in TYPES) for q in players) for p in players)
+        self.reveals = tuple({d: Move.reveal_task(p, d) for d in TASK_DECKS} for p in players)
+
+
+def _discards(player: str) -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    one = [Move.discard(player, t, "discard1") for t in TYPES]
+    two = [Move.discard(player, t, "discard2") for t in TYPES]
+    return (
+        tuple((m,) for m in one),
+        tuple((m,) for m in two),
+        tuple(zip(one, two, strict=True)),
+    )
+
+
+@lru_cache(maxsize=256)
+def move_table(players: tuple[str, ...]) -> MoveTable:
+    """The moves of this seat order (shared by every game with the same players)."""
+    return MoveTable(players)

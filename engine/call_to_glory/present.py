@@ -10,8 +10,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..protocol import Choice, ChoiceGroup, Closed
-from .cards import DISCARD1, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TYPES, VALUES
-from .rules import discard_target, preferred_pile, round_score
+from .cards import DISCARD1, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TYPES, VALUES, kinds
+from .moves import Move
+from .rules import discard_target, preferred_pile, round_score, why_not
 from .state import DRAW, FINISHED, REVEALING, State
 from .words import EN, Words
 
@@ -39,6 +40,7 @@ def settings(state: State, player: str, w: Words = EN) -> list[ChoiceGroup]:
         Choice(
             {"do": "preference", "discard_preference": value},
             w.text(f"set_{value}"),
+            w.text("set_chosen") if value == mine else "",
             style="chosen" if value == mine else "",
         )
         for value in PREFERENCES
@@ -49,6 +51,7 @@ def settings(state: State, player: str, w: Words = EN) -> list[ChoiceGroup]:
 def _draws(state: State, w: Words) -> ChoiceGroup:
     offered: list[Choice] = []
     closed: list[Closed] = []
+    draws = state.moves.draws[state.current][-1]
     for i, pile in enumerate(PILES):
         cards = state.draw_piles[i] if i < DISCARD1 else state.discard_piles[i - DISCARD1]
         where = w.pile_at(i)
@@ -58,15 +61,21 @@ def _draws(state: State, w: Words) -> ChoiceGroup:
             label = w.text("take_label", the_card=w.the(TYPES[cards[-1]]), pile=where)
         else:
             label = w.text("take_empty_label", pile=where)
-        if i == state.first_pile:
-            closed.append(Closed(label, w.text("drew_there", pile=where), "R5.1"))
-        elif not cards:
-            closed.append(Closed(label, w.text("pile_empty", pile=where), "R5.1"))
+        error = why_not(state, draws[i])
+        if error is not None:
+            closed.append(Closed(label, w.reason(error.key, error.params), error.rule))
         elif i < DISCARD1:
-            offered.append(Choice({"do": "draw", "pile": pile}, label, w.text("face_down", count=len(cards)), "draw"))
+            offered.append(
+                Choice({"do": "draw", "pile": pile}, label, w.text("face_down", cards=w.n_cards(len(cards))), "draw")
+            )
         else:
             offered.append(
-                Choice({"do": "draw", "pile": pile}, label, w.text("face_up", count=len(cards)), TYPES[cards[-1]])
+                Choice(
+                    {"do": "draw", "pile": pile},
+                    label,
+                    w.text("face_up", cards=w.n_cards(len(cards))),
+                    TYPES[cards[-1]],
+                )
             )
     return ChoiceGroup("draw", w.text("draw_title", left=state.draws_left), tuple(offered), tuple(closed))
 
@@ -75,7 +84,7 @@ def _ends_round(state: State, p: int, t: int, w: Words) -> str:
     """What laying a set of type ``t`` would do to the round (R8), in words, or ''."""
     if state.owner[t] >= 0:
         return ""
-    types = sum(1 for c in state.tables[p] if c) + 1
+    types = kinds(state.tables[p]) + 1
     if types >= END_TYPES[state.n]:
         return w.text("ends_types", types=types)
     if state.on_table + 1 == len(TYPES):
@@ -97,15 +106,10 @@ def _lays(state: State, p: int, w: Words) -> ChoiceGroup:
         size = state.tables[owner][t] if owner >= 0 else 0
         low = max(minimum, size + 1)
         if held < low:
-            if owner < 0 or size + 1 <= minimum:
-                reason = w.text("lay_minimum", plural=w.plural(kind), minimum=minimum, players=state.n, held=held)
-            elif owner == p:
-                reason = w.text("lay_own", cards=w.card(kind, size), next=size + 1, held=held)
-            else:
-                reason = w.text(
-                    "lay_other", owner=state.players[owner], cards=w.card(kind, size), next=size + 1, held=held
-                )
-            closed.append(Closed(w.text("lay_closed", plural=w.plural(kind)), reason, "R5.2"))
+            error = why_not(state, Move.lay(state.players[p], kind, held))
+            if error is not None:
+                label = w.text("lay_closed", plural=w.plural(kind))
+                closed.append(Closed(label, w.reason(error.key, error.params), error.rule))
             continue
         notes = []
         if owner >= 0:
@@ -190,7 +194,7 @@ def progress(state: State, viewer: str | None, w: Words = EN) -> list[str]:
     names = [w.YOU_NAME if name == viewer else name for name in state.players]
     scores = ", ".join(f"{names[p]} {round_score(state, p)}" for p in range(state.n))
     need = END_TYPES[state.n]
-    types = [sum(1 for c in row if c) for row in state.tables]
+    types = [kinds(row) for row in state.tables]
     most = max(range(state.n), key=lambda p: (types[p], -p))
     you = state.players[most] == viewer
     return [
@@ -199,8 +203,8 @@ def progress(state: State, viewer: str | None, w: Words = EN) -> list[str]:
         w.text(
             "progress_other_ends",
             on_table=state.on_table,
-            left1=len(state.draw_piles[0]),
-            left2=len(state.draw_piles[1]),
+            left1=w.n_cards(len(state.draw_piles[0])),
+            left2=w.n_cards(len(state.draw_piles[1])),
         ),
     ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -16,6 +16,9 @@ from .state import Options, State, new_game, round_deck
 
 RECORD_FORMAT: Final = "call-to-glory/1"
 _KEYS: Final = {"format", "players", "options", "seed", "decks", "tasks", "moves"}
+PUBLIC_KEYS: Final = ("format", "players", "options", "moves")
+"""What of a record anyone may see while the game is played: the seed, explicit decks and the task deal tell hidden
+and future cards; the moves do not (a draw names its pile, not its card; the rest is what every log shows)."""
 
 
 @dataclass
@@ -56,6 +59,14 @@ def record_of(state: State, moves: Sequence[Move]) -> Record:
     decks = [names(list(round_deck(state, r + 1))) for r in range(last + 1)] or None
     tasks = None if state.task_deal is None else tasks_json(state.players, state.task_deal)
     return Record(state.players, state.options, state.seed, decks, tasks, list(moves))
+
+
+def public_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` with only ``PUBLIC_KEYS``; what it leaves out is named under ``omitted`` (such a record is not
+    replayed: ``check_shape`` says why)."""
+    left_out = [key for key in record if key not in PUBLIC_KEYS]
+    public = {key: record[key] for key in PUBLIC_KEYS if key in record}
+    return {**public, "omitted": {"keys": left_out}} if left_out else public
 
 
 def parse_record(data: Any) -> Record:

@@ -2,105 +2,119 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, NoReturn
 
 from ..errors import IllegalMove
-from .cards import DISCARD1, DISCARD2, END_TYPES, NINJA, PILES, PREFERENCES, TASK_BONUS, TASK_DECKS, TYPES, VALUES
+from .cards import (
+    DISCARD1,
+    DISCARD2,
+    END_TYPES,
+    NINJA,
+    PILES,
+    PREFERENCES,
+    TASK_BONUS,
+    TASK_DECKS,
+    TYPES,
+    VALUES,
+    kinds,
+)
 from .moves import Move
 from .state import ACT, DRAW, FINISHED, PLAYING, REVEALING, State, setup_round
+from .words import EN
 
 Events = list[dict[str, Any]]
-_PILE_WORDS: Final = ("draw pile 1", "draw pile 2", "discard pile 1", "discard pile 2")
-_MAX_COUNT: Final = max(VALUES)
 
 
-def _name(t: int) -> str:
-    return TYPES[t].capitalize()
-
-
-class _MoveTable:
-    """Interned Move objects of one seat order, so listing legal moves allocates little."""
-
-    def __init__(self, players: tuple[str, ...]) -> None:
-        self.draws = [[Move.draw(p, pile) for pile in PILES] for p in players]
-        self.discards = [[[Move.discard(p, t, pile) for pile in PILES[2:]] for t in TYPES] for p in players]
-        self.lays = [
-            [[Move.lay(p, t, c) if c else None for c in range(_MAX_COUNT + 1)] for t in TYPES] for p in players
-        ]
-        self.ninjas = [[[Move.ninja(p, q, t) for t in TYPES] for q in players] for p in players]
-        self.reveals = [{d: Move.reveal_task(p, d) for d in TASK_DECKS} for p in players]
-
-
-@lru_cache(maxsize=256)
-def _table(players: tuple[str, ...]) -> _MoveTable:
-    return _MoveTable(players)
-
-
-def legal_moves(state: State) -> list[Move]:
-    """Every move the player who must act may make now, in a fixed order.
+def legal_moves(state: State, player: str | None = None) -> list[Move]:
+    """Every move the player who must act may make now, in a fixed order; given ``player``, none unless they are
+    that player (the protocol's ``legal_moves``).
 
     Preference moves (R7) are left out: any player may make one at any time
     before the game is finished (see ``can_apply``).
     """
     status = state.status
     p = state.current
+    if player is not None and player != state.players[p]:
+        return []
     if status == PLAYING:
-        table = _table(state.players)
-        if state.step == DRAW:
-            draws = table.draws[p]
-            fp = state.first_pile
-            dp1, dp2 = state.draw_piles
-            cp1, cp2 = state.discard_piles
-            moves = []
-            if dp1 and fp != 0:
-                moves.append(draws[0])
-            if dp2 and fp != 1:
-                moves.append(draws[1])
-            if cp1 and fp != 2:
-                moves.append(draws[2])
-            if cp2 and fp != 3:
-                moves.append(draws[3])
-        else:
-            moves = []
-            hand = state.hands[p]
-            d1, d2 = state.discard_piles
-            piles = (0, 1) if d1 and d2 else ((0,) if not d1 else (1,))
-            discards = table.discards[p]
-            lays = table.lays[p]
-            minimum = state.minimum
-            owner = state.owner
-            tables = state.tables
-            for t in range(9):
-                c = hand[t]
-                if c:
-                    o = owner[t]
-                    low = minimum[t] if o < 0 else max(minimum[t], tables[o][t] + 1)
-                    if c >= low:
-                        moves += lays[t][low : c + 1]  # type: ignore[arg-type]
-                    for i in piles:
-                        moves.append(discards[t][i])
+        moves = _draws(state, p) if state.step == DRAW else _lays_and_discards(state, p)
         if state.ninjas and state.ninjas[p]:
-            per_target = table.ninjas[p]
-            for q, row in enumerate(state.tables):
-                if q != p:
-                    moves += [per_target[q][t] for t in range(9) if row[t]]
+            _add_ninja_uses(state, p, moves)
         return moves
     if status == REVEALING:
-        reveals = _table(state.players).reveals[p]
-        return [reveals[d] for d in TASK_DECKS if d in state.tasks[p]]
+        return _reveals(state, p)
     return []
 
 
-def verify(state: State, move: Move) -> None:
-    """Raise IllegalMove (naming the rule) unless ``move`` may be applied now."""
-    _check(state, move)
+def _draws(state: State, p: int) -> list[Move]:
+    """R5.1: from any pile but the one of the first draw, if it holds cards (a discard pile may be empty, a draw
+    pile only once the first draw emptied it)."""
+    draws = state.moves.draws[p][state.first_pile]
+    dp1, dp2 = state.draw_piles
+    cp1, cp2 = state.discard_piles
+    if dp1 and dp2 and cp1 and cp2:
+        return list(draws)
+    full = (dp1, dp2, cp1, cp2)
+    moves = []
+    for m in draws:
+        if full[m.pile_id]:
+            moves.append(m)
+    return moves
+
+
+def _lays_and_discards(state: State, p: int) -> list[Move]:
+    """For each type held: R5.2 lays (at least the minimum, more than the set on the table), then the R5.3 discard
+    to the discard pile or piles R6 allows."""
+    table = state.moves
+    lays = table.lays[p]
+    minimum = state.minimum
+    owner = state.owner
+    tables = state.tables
+    d1, d2 = state.discard_piles
+    discards = table.discards[p][2 if d1 and d2 else 1 if d1 else 0]
+    moves: list[Move] = []
+    for t, held in enumerate(state.hands[p]):
+        if held:
+            if held > 1:  # every lay minimum is at least 2 (R1)
+                low = minimum[t]
+                o = owner[t]
+                if o >= 0:
+                    size = tables[o][t]
+                    if size >= low:
+                        low = size + 1
+                if held >= low:
+                    moves += lays[t][low : held + 1]  # type: ignore[arg-type]
+            moves += discards[t]
+    return moves
+
+
+def _reveals(state: State, p: int) -> list[Move]:
+    """R8 (V1): one of the player's unrevealed task cards."""
+    reveals = state.moves.reveals[p]
+    return [reveals[d] for d in TASK_DECKS if d in state.tasks[p]]
+
+
+def _add_ninja_uses(state: State, p: int, moves: list[Move]) -> None:
+    """R9: a card of any opponent's set."""
+    per_target = state.moves.ninjas[p]
+    for q, row in enumerate(state.tables):
+        if q != p:
+            uses = per_target[q]
+            for t, size in enumerate(row):
+                if size:
+                    moves.append(uses[t])
+
+
+def verify(state: State, move: Move) -> int:
+    """Raise IllegalMove (naming the rule) unless ``move`` may be applied now; the seat of its player if it may."""
+    return _VERIFY[move.do](state, move)
 
 
 def can_apply(state: State, move: Move) -> bool:
     """True if ``move`` may be applied now."""
     try:
-        _check(state, move)
+        _VERIFY[move.do](state, move)
     except IllegalMove:
         return False
     return True
@@ -112,98 +126,179 @@ def apply(state: State, move: Move, events: Events | None = None) -> None:
     If ``events`` is a list, what happened is appended to it as JSON-ready dicts
     (draws with the card drawn; ``player_view`` masks hidden ones).
     """
-    p = _check(state, move)
     do = move.do
     if do == "draw":
-        _draw(state, p, move.pile_id, events)
+        _draw(state, verify_draw(state, move), move.pile_id, events)
     elif do == "discard":
-        _discard(state, p, move, events)
+        _discard(state, verify_discard(state, move), move, events)
     elif do == "lay":
-        _lay(state, p, move, events)
+        _lay(state, verify_lay(state, move), move, events)
     elif do == "ninja":
-        _ninja(state, p, move, events)
+        _ninja(state, verify_ninja(state, move), move, events)
     elif do == "reveal_task":
-        _reveal(state, p, move.deck or "", events, auto=False)
+        _reveal(state, verify_reveal(state, move), move.deck or "", events, auto=False)
     else:
-        state.preferences[p] = PREFERENCES.index(move.discard_preference or "")
+        state.preferences[verify_preference(state, move)] = PREFERENCES.index(move.discard_preference or "")
         if events is not None:
             events.append({"event": "preference", "player": move.player, "discard_preference": move.discard_preference})
         return
     state.ply += 1
 
 
-def _check(state: State, move: Move) -> int:
+# Why not: one ``verify_<kind>`` per kind of move. Each returns the seat of the move's player, or raises the
+# IllegalMove that says why the move is not allowed now, as a key with parameters that the game's words put into a
+# sentence in each language (``Words.refusal``): what is wrong and what is possible now. The common case passes in a
+# few comparisons; the choices' closed reasons come from the same functions (``why_not``).
+
+
+def verify_draw(state: State, move: Move) -> int:
+    """A draw (R5.1): in one's turn, twice, each from a different pile that is not empty."""
     p = state.index.get(move.player)
-    if p is None:
-        raise IllegalMove("R4", f"{move.player!r} does not play in this game")
-    status = state.status
-    do = move.do
-    if status == FINISHED:
-        raise IllegalMove("R10", "the game is over")
-    if do == "preference":
-        return p
-    if p != state.current:
-        if status == REVEALING:
-            raise IllegalMove("R8", f"{state.players[state.current]} must reveal a task card now, not {move.player}")
-        raise IllegalMove("R4", f"it is {state.players[state.current]}'s turn, not {move.player}'s")
-    if status == REVEALING:
-        if do != "reveal_task":
-            raise IllegalMove("R8", "the round is over: reveal one of your task cards")
-        if move.deck not in state.tasks[p]:
-            raise IllegalMove("R8", f"you have no unrevealed task card of deck {move.deck}")
-        return p
-    if do == "reveal_task":
-        raise IllegalMove("R8", "task cards are revealed only at the end of a round")
-    if do == "draw":
-        if state.step != DRAW:
-            raise IllegalMove("R5", "you have drawn twice: now lay a set or discard a card")
-        i = move.pile_id
-        if i == state.first_pile:
-            raise IllegalMove("R5.1", f"your second draw must come from another pile than {_PILE_WORDS[i]}")
-        if not (state.draw_piles[i] if i < 2 else state.discard_piles[i - 2]):
-            raise IllegalMove("R5.1", f"{_PILE_WORDS[i]} is empty")
-        return p
-    t = move.type_id
-    if do == "ninja":
-        if not state.options.ninja_power:
-            raise IllegalMove("R9", "the Power of the Ninja variant is not in play")
-        if not state.ninjas[p]:
-            raise IllegalMove("R9", "you have no Ninja miniature")
-        q = state.index.get(move.target or "")
-        if q is None:
-            raise IllegalMove("R9", f"{move.target!r} does not play in this game")
-        if q == p:
-            raise IllegalMove("R9", "a Ninja removes a card from an opponent's set, not from your own")
-        if not state.tables[q][t]:
-            raise IllegalMove("R9", f"{move.target} has no {_name(t)} set")
-        return p
+    if p != state.current or state.status != PLAYING:
+        _refuse_turn(state, move)
+    if state.step != DRAW:
+        raise _illegal("R5", "drawn_twice")
+    i = move.pile_id
+    if i == state.first_pile:
+        raise _illegal("R5.1", "draw_same_pile", pile=PILES[i], piles=_drawable(state))
+    if not (state.draw_piles[i] if i < DISCARD1 else state.discard_piles[i - DISCARD1]):
+        raise _illegal("R5.1", "pile_empty", pile=PILES[i], piles=_drawable(state))
+    return p
+
+
+def verify_lay(state: State, move: Move) -> int:
+    """A lay (R5.2): after the draws, at least the lay minimum, more cards than the set of that type on the table."""
+    p = state.index.get(move.player)
+    if p != state.current or state.status != PLAYING:
+        _refuse_turn(state, move)
     if state.step != ACT:
-        left = state.draws_left
-        raise IllegalMove("R5", f"draw first: {left} draw{'s' if left > 1 else ''} left this turn")
+        _refuse_before_draws(state)
+    t = move.type_id
     held = state.hands[p][t]
-    if do == "discard":
-        if not held:
-            raise IllegalMove("R5.3", f"you hold no {_name(t)}")
-        if move.pile is not None and move.pile_id != discard_target(state, move.pile_id):
-            if not state.discard_piles[0] and not state.discard_piles[1]:
-                raise IllegalMove("R6", "both discard piles are empty: the first card goes on discard pile 1")
-            empty = "discard pile 1" if not state.discard_piles[0] else "discard pile 2"
-            raise IllegalMove("R6", f"{empty} is empty and must be formed before the other is used again")
-        if move.pile is None and state.discard_piles[0] and state.discard_piles[1]:
-            raise IllegalMove("R6", "both discard piles hold cards: choose discard1 or discard2")
-        return p
     count = move.count or 0
     if held < count:
-        raise IllegalMove("R5.2", f"you hold {held} {_name(t)}, not {count}")
-    low = state.minimum[t]
-    if count < low:
-        raise IllegalMove("R5.2", f"a set of {_name(t)} needs at least {low} cards with {state.n} players")
+        raise _illegal("R5.2", "lay_not_held", type=TYPES[t], count=count, held=held)
+    minimum = state.minimum[t]
     o = state.owner[t]
-    if o >= 0 and count <= state.tables[o][t]:
-        size = state.tables[o][t]
-        whose = "your" if o == p else f"{state.players[o]}'s"
-        raise IllegalMove("R5.2", f"{whose} set of {size} {_name(t)} is only beaten by more than {size} cards")
+    size = state.tables[o][t] if o >= 0 else 0
+    if count <= size and size >= minimum:  # the set on the table, not the minimum, asks for more
+        owner = state.players[o]
+        params = {"type": TYPES[t], "size": size, "next": size + 1, "owner": owner, "player": move.player}
+        raise _illegal("R5.2", "lay_beaten", held=held, **params)
+    if count < minimum:
+        raise _illegal("R5.2", "lay_minimum", type=TYPES[t], minimum=minimum, players=state.n, held=held)
     return p
+
+
+def verify_discard(state: State, move: Move) -> int:
+    """A discard (R5.3): after the draws, a card in hand, on the discard pile R6 allows."""
+    p = state.index.get(move.player)
+    if p != state.current or state.status != PLAYING:
+        _refuse_turn(state, move)
+    if state.step != ACT:
+        _refuse_before_draws(state)
+    t = move.type_id
+    if not state.hands[p][t]:
+        raise _illegal("R5.3", "discard_not_held", type=TYPES[t])
+    d1, d2 = state.discard_piles
+    if move.pile is None:
+        if d1 and d2:
+            raise _illegal("R6", "discard_choose")
+    elif move.pile_id != discard_target(state, move.pile_id):
+        if not d1 and not d2:
+            raise _illegal("R6", "discard_first_pile")
+        raise _illegal("R6", "discard_start_pile", pile=PILES[DISCARD1 if not d1 else DISCARD2])
+    return p
+
+
+def verify_ninja(state: State, move: Move) -> int:
+    """A Ninja use (R9): in one's turn before the lay or discard, a miniature, a card of an opponent's set."""
+    p = state.index.get(move.player)
+    if p != state.current or state.status != PLAYING:
+        _refuse_turn(state, move)
+    if not state.options.ninja_power:
+        raise _illegal("R9", "ninja_off")
+    if not state.ninjas[p]:
+        raise _illegal("R9", "ninja_none")
+    q = state.index.get(move.target or "")
+    if q is None:
+        raise _illegal("R9", "ninja_stranger", target=move.target)
+    if q == p:
+        raise _illegal("R9", "ninja_own")
+    t = move.type_id
+    if not state.tables[q][t]:
+        raise _illegal("R9", "ninja_no_set", target=move.target, type=TYPES[t])
+    return p
+
+
+def verify_reveal(state: State, move: Move) -> int:
+    """A task reveal (R8, V1): at the end of a round, in turn, one of one's unrevealed task cards."""
+    p = state.index.get(move.player)
+    if p != state.current or state.status != REVEALING:
+        _refuse_turn(state, move)
+    if move.deck not in state.tasks[p]:
+        raise _illegal("R8", "reveal_no_card", deck=move.deck, decks=sorted(state.tasks[p]))
+    return p
+
+
+def verify_preference(state: State, move: Move) -> int:
+    """A change of one's discard preference (R7): any player, at any time before the game ends."""
+    p = state.index.get(move.player)
+    if p is None or state.status == FINISHED:
+        _refuse_turn(state, move)
+    return p
+
+
+def why_not(state: State, move: Move) -> IllegalMove | None:
+    """Why ``move`` may not be made now (the IllegalMove ``apply`` would raise), or None if it may."""
+    try:
+        _VERIFY[move.do](state, move)
+    except IllegalMove as exc:
+        return exc
+    return None
+
+
+def _illegal(rule: str, key: str, **params: Any) -> IllegalMove:
+    """The refusal ``key`` (with ``params``, JSON-ready) citing ``rule``; its message is the English sentence."""
+    return IllegalMove(rule, EN.refusal(key, params), key, params)
+
+
+def _drawable(state: State) -> list[str]:
+    """The piles the player may draw from now (R5.1)."""
+    return [m.pile or "" for m in _draws(state, state.current)]
+
+
+def _refuse_turn(state: State, move: Move) -> NoReturn:
+    """Why ``move.player`` may make no move of this kind now (R4, R8, R10); called only when they may not."""
+    p = state.index.get(move.player)
+    if p is None:
+        raise _illegal("R4", "stranger", player=move.player)
+    status = state.status
+    if status == FINISHED:
+        raise _illegal("R10", "game_over")
+    current = state.players[state.current]
+    if p != state.current:
+        if status == REVEALING:
+            raise _illegal("R8", "reveal_turn", current=current)
+        raise _illegal("R4", "not_your_turn", current=current)
+    if status == REVEALING:
+        raise _illegal("R8", "reveal_now", decks=sorted(state.tasks[p]))
+    raise _illegal("R8", "reveal_not_now", step=state.step)
+
+
+def _refuse_before_draws(state: State) -> NoReturn:
+    """R5: a lay or discard ends the turn, after both draws."""
+    raise _illegal("R5", "draw_first", left=state.draws_left)
+
+
+_VERIFY: Final[dict[str, Callable[[State, Move], int]]] = {
+    "draw": verify_draw,
+    "lay": verify_lay,
+    "discard": verify_discard,
+    "ninja": verify_ninja,
+    "reveal_task": verify_reveal,
+    "preference": verify_preference,
+}
 
 
 def discard_target(state: State, wish: int) -> int:
@@ -247,7 +342,7 @@ def _draw(state: State, p: int, i: int, events: Events | None) -> None:
 
 def _discard(state: State, p: int, move: Move, events: Events | None) -> None:
     t = move.type_id
-    i = discard_target(state, move.pile_id)
+    i = move.pile_id if move.pile is not None else discard_target(state, DISCARD1)  # verify_discard checked it
     state.hands[p][t] -= 1
     state.discard_piles[i - 2].append(t)
     if events is not None:
@@ -318,7 +413,7 @@ def _ninja(state: State, p: int, move: Move, events: Events | None) -> None:
 def end_reasons(state: State, p: int) -> list[str]:
     """Which of the round-end conditions of R8 hold, checking player ``p``'s table for R8.1."""
     reasons = []
-    if sum(1 for c in state.tables[p] if c) >= END_TYPES[state.n]:
+    if kinds(state.tables[p]) >= END_TYPES[state.n]:
         reasons.append("types")
     if state.on_table == len(TYPES):
         reasons.append("all_types")
@@ -329,12 +424,13 @@ def end_reasons(state: State, p: int) -> list[str]:
 
 def _end_turn(state: State, p: int, laid: bool, events: Events | None) -> None:
     """End ``p``'s turn: end the round (R8) or pass to the next player (R4)."""
+    n = len(state.players)
     if (
         state.draw_piles[0]
         and state.draw_piles[1]
-        and not (laid and (state.on_table == 9 or sum(1 for c in state.tables[p] if c) >= END_TYPES[state.n]))
+        and not (laid and (state.on_table == 9 or kinds(state.tables[p]) >= END_TYPES[n]))
     ):
-        state.current = (p + 1) % state.n
+        state.current = (p + 1) % n
         state.turn += 1
         state.step = DRAW
         state.draws_left = 2

@@ -20,6 +20,7 @@ from .cards import (
     TYPES,
     VALUES,
 )
+from .moves import MoveTable, move_table
 
 PLAYING: Final = "playing"
 REVEALING: Final = "revealing"
@@ -164,6 +165,8 @@ class State:
     rounds: int
     minimum: tuple[int, ...]
     index: dict[str, int]
+    moves: MoveTable
+    """The moves of this seat order, made once (``legal_moves`` picks from them)."""
     status: str = PLAYING
     round: int = 0
     turn: int = 0
@@ -217,6 +220,7 @@ class State:
             self.rounds,
             self.minimum,
             self.index,
+            self.moves,
             self.status,
             self.round,
             self.turn,
@@ -311,6 +315,7 @@ def prepare(
         rounds=rounds,
         minimum=LAY_MINIMUM[n],
         index=index,
+        moves=move_table(names),
         totals=[0] * n,
         preferences=[0] * n,
         ninjas=[0] * n if options.ninja_power else [],

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..errors import FormatError
-from .cards import PREFERENCES, TASK_BONUS, TYPES, VALUES, counts_json
+from .cards import END_TYPES, PREFERENCES, TASK_BONUS, TYPES, VALUES, counts_json, kinds
 from .codec import revealed_json, tasks_json
 from .state import PLAYING, State
 
@@ -75,7 +75,9 @@ def round_details(state: State) -> list[dict[str, Any]]:
     """Per finished round and player: types with values, task bonuses, round score, total, rank.
 
     This is what score sheets show; it also names who started the round and who
-    starts the next one (None after the last round).
+    starts the next one (None after the last round), and why it ended (``end``: the first of R8's
+    conditions that held, as the tables show it: ``types`` with the players who had enough types,
+    ``all_types``, else ``draw_pile_empty``).
     """
     players = state.players
     out = []
@@ -104,6 +106,11 @@ def round_details(state: State) -> list[dict[str, Any]]:
                 "total": totals[p],
             }
         ranking = sorted(players, key=lambda name: -totals[state.index[name]])
+        enough = [p for p, row in enumerate(tables) if kinds(row) >= END_TYPES[state.n]]
+        on_table = sum(1 for t in range(len(TYPES)) if any(row[t] for row in tables))
+        reason = "types" if enough else "all_types" if on_table == len(TYPES) else "draw_pile_empty"
+        types = kinds(tables[enough[0]]) if enough else on_table
+        end = {"reason": reason, "players": [players[p] for p in enough], "types": types}
         out.append(
             {
                 "round": r,
@@ -111,6 +118,7 @@ def round_details(state: State) -> list[dict[str, Any]]:
                 "next_start_player": starts[r] if r < len(starts) else None,
                 "players": rows,
                 "ranking": ranking,
+                "end": end,
             }
         )
     return out

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..errors import IllegalMove
 from .cards import PILES
 from .view import mask_event
 
@@ -40,6 +41,13 @@ class Words:
         "discard1": "discard pile 1",
         "discard2": "discard pile 2",
     }
+    PILE_LABELS: ClassVar[Mapping[str, str]] = {
+        "draw1": "Draw pile 1",
+        "draw2": "Draw pile 2",
+        "discard1": "Discard pile 1",
+        "discard2": "Discard pile 2",
+    }
+    """The piles as a board labels them."""
     END_NAMES: ClassVar[Mapping[str, str]] = {
         "types": "a player has sets of enough different types",
         "all_types": "all nine types are on the table",
@@ -57,6 +65,40 @@ class Words:
     """The reader as an object ("a bot played for you")."""
     YOU_NAME: ClassVar[str] = "you"
     """The reader in a list of scores ("ann 12, you 30")."""
+    COMMAND_VERBS: ClassVar[Mapping[str, str]] = {
+        "draw": "draw",
+        "pile": "draw",
+        "take": "take",
+        "lay": "lay",
+        "play": "lay",
+        "discard": "discard",
+        "ninja": "ninja",
+        "remove": "ninja",
+        "use": "ninja",
+        "reveal": "reveal",
+        "preference": "preference",
+        "prefer": "preference",
+    }
+    """The first word of a command (a reply's line) → the kind of move it makes (``commands.parse``)."""
+    COMMAND_WORDS: ClassVar[Mapping[str, str]] = {
+        "draw": "drawpile",
+        "discard": "discardpile",
+        "pile": "pile",
+        "piles": "pile",
+        "task": "task",
+        "smaller": "smaller",
+        "small": "smaller",
+        "smallest": "smaller",
+        "larger": "larger",
+        "large": "larger",
+        "largest": "larger",
+        "bigger": "larger",
+    }
+    """Other words a command may use → their role."""
+    COMMAND_FILLER: ClassVar[str] = (
+        "a an the of from on onto to at in with my set sets card cards s top ninja miniature displaced please"
+    )
+    """Words a command may add only to read well ("from", "the"), skipped."""
     TEXTS: ClassVar[Mapping[str, str]] = {
         # events
         "draw_hidden": "{who} drew the top of {pile}.",
@@ -71,6 +113,7 @@ class Words:
         "round_end": "Round {round} is over{why}.",
         "round_end_why": " ({reasons})",
         "and": " and ",
+        "or": " or ",
         "round_scored": "Round {round} scores: {scores}.",
         "round_start": "Round {round} begins; {who} starts.",
         "round_start/you": "Round {round} begins; you start.",
@@ -114,21 +157,22 @@ class Words:
             "When another player beats your set, or a Ninja removes your card, and both discard piles hold cards (R7)."
         ),
         "set_title": "Where your displaced cards go",
+        "set_chosen": "chosen",
         # draws
         "draw_label": "Draw from {pile}",
         "take_label": "Take {the_card} from {pile}",
         "take_empty_label": "Take from {pile}",
-        "drew_there": "you drew from {pile} already: the second card comes from another pile",
-        "pile_empty": "{pile} is empty",
-        "face_down": "face down, {count} cards",
-        "face_up": "face up, {count} cards",
+        "why_draw_same_pile": "you drew from {pile} already: the second card comes from another pile",
+        "why_pile_empty": "{pile} is empty",
+        "face_down": "face down, {cards}",
+        "face_up": "face up, {cards}",
         "draw_title": "Draw a card ({left} of 2 left)",
         # lays
         "ends_types": "ends the round: you would have {types} types",
         "ends_all": "ends the round: all nine types would be on the table",
-        "lay_minimum": "{plural} need {minimum} cards with {players} players: you hold {held}",
-        "lay_own": "your set of {cards} is only beaten by {next} or more: you hold {held}",
-        "lay_other": "{owner} has {cards}: lay {next} or more to beat them (you hold {held})",
+        "why_lay_minimum": "{plural} need {minimum} cards with {players} players: you hold {held}",
+        "why_lay_beaten/own": "your set of {cards} is only beaten by {next} or more: you hold {held}",
+        "why_lay_beaten": "{owner} has {cards}: lay {next} or more to beat them (you hold {held})",
         "lay_closed": "Lay {plural}",
         "lay_beats": "beats {owner_cards}, which go to {pile}",
         "lay_scores": "scores {value} at the round's end",
@@ -155,15 +199,65 @@ class Words:
         "reveal_note": "every player scores {bonus} per {name} in front of them: {gains}",
         "reveal_label": "Reveal task card {deck}: {name}",
         "reveal_title": "Reveal a task card",
+        # refusals: what is wrong and what is possible now (``refusal``); ``why_*``: the reason beside a closed choice
+        "refuse_stranger": "{player} does not play in this game",
+        "refuse_game_over": "The game is over: no more moves can be made",
+        "refuse_not_your_turn": "It is {current}'s turn, not yours: you can move when it is your turn",
+        "refuse_reveal_turn": "{current} must reveal a task card now, not you",
+        "refuse_reveal_now": "The round is over: reveal task card {decks} now",
+        "refuse_reveal_not_now/draw": "Task cards are revealed only at the end of a round: now draw a card",
+        "refuse_reveal_not_now/act": (
+            "Task cards are revealed only at the end of a round: now lay a set or discard a card"
+        ),
+        "refuse_drawn_twice": "You have drawn twice: now lay a set or discard a card",
+        "refuse_draw_same_pile": "Your second card must come from another pile than {pile}: draw from {piles}",
+        "refuse_pile_empty": "{Pile} is empty: draw from {piles}",
+        "refuse_draw_first": "Draw first: you have {left} draws left this turn",
+        "refuse_draw_first/one": "Draw first: you have 1 draw left this turn",
+        "refuse_lay_not_held": "You hold {held_cards}, not {count}",
+        "refuse_lay_not_held/none": "You hold {no_cards}",
+        "refuse_lay_minimum": (
+            "A set of {plural} needs at least {minimum} cards with {players} players: you hold {held}"
+        ),
+        "refuse_lay_beaten": "{owner} has {cards}: lay {next} or more to beat them; you hold {held}",
+        "refuse_lay_beaten/own": "Your set of {cards} is only beaten by {next} or more: you hold {held}",
+        "refuse_discard_not_held": "You hold {no_cards}",
+        "refuse_discard_choose": "Both discard piles hold cards: say which one, discard pile 1 or discard pile 2",
+        "refuse_discard_first_pile": "Both discard piles are empty: the first card goes on discard pile 1",
+        "refuse_discard_start_pile": "{Pile} is empty: it must be started before the other discard pile is used again",
+        "refuse_ninja_off": "The power of the Ninja (V2) is not played in this game",
+        "refuse_ninja_none": "You have no Ninja miniature: laying a set of Ninjas gives you one",
+        "refuse_ninja_stranger": "{target} does not play in this game",
+        "refuse_ninja_own": "A Ninja removes a card from an opponent's set, not from your own",
+        "refuse_ninja_no_set": "{target} has no set of {plural}",
+        "refuse_reveal_no_card": "You have no unrevealed task card {deck}: reveal task card {decks}",
+        # commands for replies by email (``commands``): short, in lower case
+        "cmd_draw": "draw pile {n}",
+        "cmd_take": "take {name}",
+        "cmd_take_from": "take {name} from pile {n}",
+        "cmd_lay": "lay {plural}",
+        "cmd_lay_count": "lay {count} {plural}",
+        "cmd_discard": "discard {name}",
+        "cmd_discard_on": "discard {name} on pile {n}",
+        "cmd_ninja": "ninja {target} {name}",
+        "cmd_reveal": "reveal task {deck}",
         # progress and headline
         "progress_scores": "If round {round} ended now: {scores}.",
         "progress_types": "The round ends when a player has {need} types: {who} has {have} of {need}.",
         "progress_types/you": "The round ends when a player has {need} types: you have {have} of {need}.",
         "progress_other_ends": (
             "It also ends when all nine types are on the table ({on_table} of 9 now) "
-            "or a draw pile is empty ({left1} and {left2} cards left)."
+            "or a draw pile is empty ({left1} and {left2} left)."
         ),
         "round_over": "Round {round} is over: {scores}. Its score sheet is in the scores below.",
+        "ended_types": "Round {round} ended: {who} had sets of {types} different types.",
+        "ended_all_types": "Round {round} ended: all nine types were on the table.",
+        "ended_draw_pile_empty": "Round {round} ended: a draw pile ran out.",
+        # a board's words (``CallToGlory.template_data``)
+        "board_pile": "{pile}: {cards}",
+        "board_ninjas": "Ninja miniatures: you {mine}, supply {supply}.",
+        "board_prefers": "prefers {choice}",
+        "board_top": "{card} on top",
         # options (R2)
         "opt_rounds": "Rounds",
         "opt_rounds_standard": "Standard: 4, or 3 with Imperial Tasks",
@@ -239,9 +333,123 @@ class Words:
         """The pile of index 0..3 (draw piles, then discard piles)."""
         return self.PILE_NAMES[PILES[index]]
 
+    CARD_FORMS: ClassVar[tuple[str, str]] = ("card", "cards")
+    """"card" for one, "cards" for more (``n_cards``)."""
+    MINIATURE_FORMS: ClassVar[tuple[str, str]] = ("Ninja miniature", "Ninja miniatures")
+
+    def one(self, n: int) -> bool:
+        """True if ``n`` takes the singular ("1 card", but "0 cards"; French: "0 carte")."""
+        return n == 1
+
+    def numbered(self, forms: tuple[str, str]) -> list[str]:
+        """A noun's forms for 0, 1 and more, with ``{n}`` for the number: what a template picks by ``min(n, 2)``."""
+        return [f"{{n}} {forms[0 if self.one(n) else 1]}" for n in (0, 1, 2)]
+
+    def n_cards(self, n: int) -> str:
+        """'1 card', '40 cards'."""
+        return f"{n} {self.CARD_FORMS[0 if self.one(n) else 1]}"
+
+    def round_ended(self, details: Mapping[str, Any]) -> str:
+        """Why a round ended, from its score sheet (``view.round_details``): the first of R8's conditions."""
+        end = details["end"]
+        who = self.text("and").join(end["players"])
+        return self.text(f"ended_{end['reason']}", round=details["round"], who=who, types=end["types"])
+
+    def count(self, type_: str, n: int) -> str:
+        """'no Farmers', '1 Farmer', '3 Farmers'."""
+        if not n:
+            return f"no {self.plural(type_)}"
+        return f"1 {self.name(type_)}" if n == 1 else f"{n} {self.plural(type_)}"
+
+    def either(self, items: Sequence[str]) -> str:
+        """'draw pile 2, discard pile 1 or discard pile 2'."""
+        if len(items) < 2:
+            return "".join(items)
+        return f"{', '.join(items[:-1])}{self.text('or')}{items[-1]}"
+
     def scores(self, scores: Mapping[str, Any]) -> str:
         """'ann 12, bob 30'."""
         return ", ".join(f"{name} {score}" for name, score in scores.items())
+
+    # Refusals ---------------------------------------------------------------------------------------------
+
+    CITED: ClassVar[frozenset[str]] = frozenset(
+        {
+            "reveal_turn",
+            "reveal_now",
+            "reveal_not_now",
+            "draw_same_pile",
+            "pile_empty",
+            "lay_minimum",
+            "lay_beaten",
+            "discard_choose",
+            "discard_first_pile",
+            "discard_start_pile",
+            "ninja_none",
+            "ninja_own",
+            "ninja_no_set",
+            "reveal_no_card",
+        }
+    )
+    """The refusals whose rule code is worth giving after the words: those that follow from a rule a player may
+    not know by heart (not "it is Bob's turn")."""
+
+    def refusal(self, key: str, params: Mapping[str, Any], rule: str = "") -> str:
+        """A refused move (a key and parameters of ``rules.verify_*``) as a sentence: what is wrong and what is
+        possible now; with ``rule``, its code after the words where it helps ("… (R5.1).")."""
+        template = self._variant(f"refuse_{key}", params)
+        if template not in self.TEXTS:
+            return ""
+        text = self.text(template, **self._refusal_words(params))
+        return f"{text} ({rule})." if rule and key in self.CITED else f"{text}."
+
+    def reason(self, key: str, params: Mapping[str, Any]) -> str:
+        """Why a choice is closed, as the page shows it beside the choice (the rule apart): ``why_<key>``, else the
+        refusal."""
+        template = self._variant(f"why_{key}", params)
+        if template in self.TEXTS:
+            return self.text(template, **self._refusal_words(params))
+        return self.refusal(key, params)
+
+    def explain(self, error: IllegalMove) -> str:
+        """An IllegalMove of this game in words, the rule after them where it helps; its English message if its key
+        is not one of this game's."""
+        return self.refusal(error.key, error.params, error.rule) or error.message
+
+    def _variant(self, key: str, params: Mapping[str, Any]) -> str:
+        """``<key>/own`` (one's own set), ``/none`` (no card held), ``/one`` (1 left), ``/<step>``, if the
+        language has it."""
+        if params.get("owner") is not None and params.get("owner") == params.get("player"):
+            variant = f"{key}/own"
+        elif params.get("held") == 0:
+            variant = f"{key}/none"
+        elif params.get("left") == 1:
+            variant = f"{key}/one"
+        elif "step" in params:
+            variant = f"{key}/{params['step']}"
+        else:
+            return key
+        return variant if variant in self.TEXTS else key
+
+    def _refusal_words(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """A refusal's parameters as words: card types, piles and task decks named, lists joined with "or"."""
+        out = dict(params)
+        type_ = params.get("type")
+        if isinstance(type_, str):
+            out["name"], out["plural"] = self.name(type_), self.plural(type_)
+            out["no_cards"] = self.count(type_, 0)
+            if "held" in params:
+                out["held_cards"] = self.count(type_, int(params["held"]))
+            if "size" in params:
+                out["cards"] = self.card(type_, int(params["size"]))
+        if "pile" in params:
+            out["pile"] = self.pile(params["pile"])
+            out["Pile"] = out["pile"][:1].upper() + out["pile"][1:]
+        if "piles" in params:
+            out["piles"] = self.either([self.pile(x) for x in params["piles"]])
+        if "decks" in params:
+            out["decks"] = self.either([str(d) for d in params["decks"]])
+        return out
 
     # Events ---------------------------------------------------------------------------------------------
 

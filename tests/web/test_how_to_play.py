@@ -67,7 +67,7 @@ def test_the_rules_are_written_in_the_readers_language(client: FlaskClient) -> N
     dutch = client.get("/how-to-play/call-to-glory", headers={"Accept-Language": "nl"}).text
     assert "Het doel van het spel" in dutch and "De twee aflegstapels" in dutch
     assert "<td>Bode</td><td>16</td>" in dutch and "<td>Samoerai</td><td>12</td>" in dutch
-    assert "Variant 1: Keizerlijke opdrachten" in dutch and "Ninja miniatuur" in dutch and "trekstapel" in dutch
+    assert "Variant 1: Keizerlijke opdrachten" in dutch and "Ninja-miniatuur" in dutch and "trekstapel" in dutch
     assert "The goal" not in dutch and "Envoy" not in dutch
     french = client.get("/how-to-play/call-to-glory", headers={"Accept-Language": "fr-BE,fr;q=0.9"}).text
     assert "Le but du jeu" in french and "Les deux défausses" in french and "La fin d'une manche" in french

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
 from engine.call_to_glory import (
+    GAME,
     IllegalMove,
     Move,
     Options,
@@ -474,3 +475,72 @@ def test_round_details_lists_types_values_bonuses_scores_totals() -> None:
     assert details[0]["ranking"] == ["ann", "bob"]
     assert details[0]["next_start_player"] == "bob"
     assert state_summary(state)["round_scores"] == [{"ann": 78, "bob": 28}]
+
+
+# --- the score sheet says why the round ended ------------------------------------------------------------
+
+
+def _ended_by_types() -> State:
+    state = game(("ann", "bob"), rounds=2)
+    arrange(state, tables={"ann": sets(*CHEAP[:5])}, hands={"ann": {"farmer": 2}})
+    play(state, "ann draw draw1", "ann draw draw2", "ann lay farmer 2")
+    return state
+
+
+def _ended_by_all_types() -> State:
+    state, layer = nine_types_state(2, missing=None)
+    play(state, f"{layer} draw draw1", f"{layer} draw draw2", f"{layer} lay farmer 2")
+    return state
+
+
+def _ended_by_a_draw_pile() -> State:
+    state = game(("ann", "bob"), rounds=2)
+    arrange(state, hands={"ann": {"monk": 2}})
+    shrink_draw_pile(state, 1, 1)
+    play(state, "ann draw draw2", "ann draw draw1", "ann discard monk discard2")
+    return state
+
+
+@pytest.mark.parametrize(
+    ("setup", "end", "why"),
+    [
+        (
+            _ended_by_types,
+            {"reason": "types", "players": ["ann"], "types": 6},
+            {
+                "en": "Round 1 ended: ann had sets of 6 different types.",
+                "nl": "Ronde 1 eindigde: ann had sets van 6 verschillende soorten.",
+                "fr": "La manche 1 s'est terminée\u202f: ann avait des séries de 6 types différents.",
+            },
+        ),
+        (
+            _ended_by_all_types,
+            {"reason": "all_types", "players": [], "types": 9},
+            {
+                "en": "Round 1 ended: all nine types were on the table.",
+                "nl": "Ronde 1 eindigde: alle negen soorten lagen op tafel.",
+                "fr": "La manche 1 s'est terminée\u202f: les neuf types étaient sur la table.",
+            },
+        ),
+        (
+            _ended_by_a_draw_pile,
+            {"reason": "draw_pile_empty", "players": [], "types": 0},
+            {
+                "en": "Round 1 ended: a draw pile ran out.",
+                "nl": "Ronde 1 eindigde: een trekstapel was op.",
+                "fr": "La manche 1 s'est terminée\u202f: une pioche était vide.",
+            },
+        ),
+    ],
+    ids=["types", "all_types", "draw_pile_empty"],
+)
+def test_the_score_sheet_says_why_the_round_ended(
+    setup: Callable[[], State], end: dict[str, object], why: dict[str, str]
+) -> None:
+    """The round's milestone (its score sheet) says which of R8's conditions ended it, in each language."""
+    state = setup()
+    assert round_details(state)[0]["end"] == end
+    before = new_game(list(state.players), state.options, seed=1)  # no round scored yet
+    for lang, sentence in why.items():
+        sheet = GAME.speaking(lang).milestones(before, state)[0]
+        assert sheet.kind == "round_scored" and sheet.data["why"] == sentence

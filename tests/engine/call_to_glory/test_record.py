@@ -17,6 +17,7 @@ import pytest
 from engine import call_to_glory as glory
 from engine.call_to_glory import HeuristicBot, Move, Options, RandomBot, RecordError, State
 from engine.call_to_glory.cards import TYPES, VALUES
+from engine.call_to_glory.codec import tasks_json
 from engine.call_to_glory.state import round_deck
 from tests.conftest import deck, move
 
@@ -592,3 +593,51 @@ def test_round_two_is_dealt_from_its_own_deck() -> None:
     assert {p: dict(h) for p, h in glory.state_summary(state)["hands"].items()} == expected
     assert glory.to_json(state)["draw_piles"] == [cards[6:58], cards[58:]]
     assert cards != _deck_names(state, 1)
+
+
+# --- what a viewer may see of a record before the end (H1) ------------------------------------------------
+
+
+def test_public_record_leaves_out_what_tells_hidden_cards() -> None:
+    """Before the end, a record shows players, options and moves, for every viewer the same: the seed is left out
+    and named; draws name their pile, never their card (R11)."""
+    state = glory.new_game(["ann", "bob", "cy"], Options(imperial_tasks=True, ninja_power=True), seed=77)
+    start = state.clone()
+    made = play_bots(state, seed=3, limit=80)
+    full = json.loads(json.dumps(glory.GAME.record(start, made)))
+    for viewer in (None, "ann", "bob"):
+        public = glory.GAME.public_record(full, viewer)
+        assert public == {
+            "format": FORMAT,
+            "players": ["ann", "bob", "cy"],
+            "options": full["options"],
+            "moves": full["moves"],
+            "omitted": {"keys": ["seed"]},
+        }
+    assert all(set(m) <= {"player", "do", "pile"} for m in full["moves"] if m["do"] == "draw")
+
+
+def test_public_record_is_the_same_however_the_cards_were_fixed() -> None:
+    """Nothing of the cards is deducible from it: a game dealt from a seed and the same game dealt from explicit
+    decks and task deal give the same public record; the decks and the deal are left out and named."""
+    seeded = glory.new_game(["ann", "bob"], Options(imperial_tasks=True), seed=5)
+    explicit_data = glory.record_of(seeded, []).to_json()
+    del explicit_data["seed"]
+    explicit_data["decks"] = [[TYPES[t] for t in round_deck(seeded, r)] for r in (1, 2, 3)]
+    explicit_data["tasks"] = tasks_json(seeded.players, seeded.tasks)
+    explicit = glory.parse_record(explicit_data).start()
+    start = seeded.clone()
+    made = play_bots(seeded, seed=1, limit=40)
+    by_seed = glory.GAME.public_record(glory.GAME.record(start, made), "ann")
+    by_decks = glory.GAME.public_record(glory.GAME.record(explicit, made), "ann")
+    assert by_seed.pop("omitted") == {"keys": ["seed"]}
+    assert by_decks.pop("omitted") == {"keys": ["decks", "tasks"]}
+    assert by_seed == by_decks
+
+
+def test_a_public_record_is_refused_by_replay_saying_why() -> None:
+    state = glory.new_game(["ann", "bob"], seed=8)
+    public = glory.GAME.public_record(glory.GAME.record(state, []), None)
+    err = error_of(json.loads(json.dumps(public)))
+    assert (err.move, err.rule) == (None, None)
+    assert "leaves out seed" in err.message and "cannot be replayed" in err.message

@@ -3,16 +3,18 @@ articles and elision, the reader as "je"/"jij" and "vous"; English unchanged."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from engine import GAMES, OptionsError
+from engine import GAMES, IllegalMove, OptionsError
 from engine.call_to_glory import GAME, State
+from engine.call_to_glory.words import EN
 from engine.call_to_glory.words_fr import FR
 from engine.call_to_glory.words_nl import NL
 from engine.protocol import ChoiceGroup, LogEntry
-from tests.conftest import game, play
+from tests.conftest import arrange, game, play
 from tests.engine.call_to_glory.turn_helpers import at_act, finish_round
 
 DUTCH = GAME.speaking("nl")
@@ -94,7 +96,7 @@ def test_a_draw_from_a_discard_pile() -> None:
 def test_a_lay_of_3_that_beats_a_set_and_takes_a_ninja_miniature() -> None:
     assert DUTCH.describe(LAY_NINJAS, "bob") == (
         "ann speelde 3 Ninja's uit en versloeg je 2 Ninja's, die naar aflegstapel 1 gingen, "
-        "en kreeg een Ninja miniatuur."
+        "en kreeg een Ninja-miniatuur."
     )
     assert FRENCH.describe(LAY_NINJAS, "ann") == (
         "Vous avez posé 3 Ninjas et battu les 2 Ninjas de bob, qui rejoignent la défausse 1, "
@@ -114,10 +116,10 @@ def test_a_lay_of_3_that_beats_a_set_and_takes_a_ninja_miniature() -> None:
 def test_a_lay_choice_says_what_it_scores_and_beats() -> None:
     state = at_act(("ann", "bob"), hands={"ann": {"ninja": 3}}, tables={"bob": {"ninja": 2}}, ninja_power=True)
     assert notes(groups(DUTCH, state, "ann")["lay"])["Speel 3 Ninja's uit"] == (
-        "verslaat de 2 Ninja's van bob, die naar aflegstapel 1 gaan; je krijgt een Ninja miniatuur"
+        "verslaat de 2 Ninja's van bob, die naar aflegstapel 1 gaan; je krijgt een Ninja-miniatuur"
     )
     assert notes(groups(FRENCH, state, "ann")["lay"])["Poser 3 Ninjas"] == (
-        "bat les 2 Ninjas de bob, qui iront sur la défausse 1 ; vous prenez une figurine Ninja"
+        "bat les 2 Ninjas de bob, qui iront sur la défausse 1\u202f; vous prenez une figurine Ninja"
     )
 
 
@@ -128,8 +130,8 @@ def test_a_task_reveal_gives_bonus_points() -> None:
     dutch = notes(groups(DUTCH, state, "ann")["reveal"])
     assert dutch["Draai opdrachtkaart C om: Boer"] == "elke speler krijgt 3 punten per Boer voor zich: jij 9, bob 0"
     french = notes(groups(FRENCH, state, "ann")["reveal"])
-    assert french["Révéler la carte Mission A : Empereur"] == (
-        "chaque joueur marque 5 points par Empereur devant lui : vous 0, bob 0"
+    assert french["Révéler la carte Mission A\u202f: Empereur"] == (
+        "chaque joueur marque 5 points par Empereur devant lui\u202f: vous 0, bob 0"
     )
     assert DUTCH.waiting_for(state)["ann"].prompt == "Draai een opdrachtkaart om"
 
@@ -139,7 +141,7 @@ def test_a_ninja_use() -> None:
         "bob zette een Ninja in tegen je Bodes (de set is weg); de kaart ging naar aflegstapel 1."
     )
     assert FRENCH.describe({**NINJA_USE, "left": 2}, "cy") == (
-        "bob a utilisé un Ninja contre les Émissaires d'ann ; la carte est partie sur la défausse 1."
+        "bob a utilisé un Ninja contre les Émissaires d'ann\u202f; la carte est partie sur la défausse 1."
     )
     state = at_act(
         ("ann", "Eve"), hands={"ann": {"monk": 1}}, tables={"Eve": {"farmer": 3, "envoy": 1}}, ninja_power=True
@@ -147,10 +149,10 @@ def test_a_ninja_use() -> None:
     state.ninjas[0] = 1
     state.ninja_supply -= 1
     assert notes(groups(FRENCH, state, "ann")["ninja"]) == {
-        "Retirer un Paysan de la série d'Eve": "les 3 Paysans d'Eve passent à 2 ; la carte va sur la défausse 1",
-        "Retirer un Émissaire de la série d'Eve": "la série d'Eve disparaît ; la carte va sur la défausse 1",
+        "Retirer un Paysan de la série d'Eve": "les 3 Paysans d'Eve passent à 2\u202f; la carte va sur la défausse 1",
+        "Retirer un Émissaire de la série d'Eve": "la série d'Eve disparaît\u202f; la carte va sur la défausse 1",
     }
-    assert groups(DUTCH, state, "ann")["ninja"].title == "Zet een Ninja miniatuur in (je hebt er nog 1)"
+    assert groups(DUTCH, state, "ann")["ninja"].title == "Zet een Ninja-miniatuur in (je hebt er nog 1)"
 
 
 def test_a_round_end_and_the_next_round() -> None:
@@ -162,9 +164,9 @@ def test_a_round_end_and_the_next_round() -> None:
     )
     start = {"event": "round_start", "round": 3, "start_player": "ann"}
     assert DUTCH.describe(start, "ann") == "Ronde 3 begint; jij bent startspeler."
-    assert FRENCH.describe(start, "bob") == "La manche 3 commence ; ann est premier joueur."
+    assert FRENCH.describe(start, "bob") == "La manche 3 commence\u202f; ann est premier joueur."
     scored = {"event": "round_scored", "round": 2, "scores": {"ann": 40, "bob": 52}}
-    assert FRENCH.describe(scored, "ann") == "Scores de la manche 2 : ann 40, bob 52."
+    assert FRENCH.describe(scored, "ann") == "Scores de la manche 2\u202f: ann 40, bob 52."
     assert DUTCH.describe({"event": "game_end", "winners": ["ann", "bob"]}, None) == (
         "Het spel is voorbij. Winnaars: ann, bob."
     )
@@ -181,7 +183,7 @@ def test_a_turn_reads_as_one_sentence() -> None:
         "Vous avez pioché un Paysan dans la pioche 1 et un Moine dans la pioche 2, posé 3 Paysans."
     ]
     timeout = [LogEntry("ann", "timeout", events)]
-    assert FRENCH.narrate(timeout, "bob")[0].startswith("Temps écoulé : un bot a joué pour ann. Il a pioché ")
+    assert FRENCH.narrate(timeout, "bob")[0].startswith("Temps écoulé\u202f: un bot a joué pour ann. Il a pioché ")
     assert DUTCH.narrate(timeout, "ann")[0].startswith("De tijd was om: een bot speelde voor jou. Die trok ")
 
 
@@ -215,3 +217,104 @@ def test_moves_options_and_milestones() -> None:
     after = before.clone()
     finish_round(after)
     assert [m.title for m in FRENCH.milestones(before, after)] == ["Scores de la manche 1"]
+
+
+# --- typography, plurals and compounds (issue 27, points 6 and 7) -------------------------------------------
+
+TWO_PART = re.compile(r"(.?)([:;!?])")
+"""French sets ':', ';', '?' and '!' after a narrow no-break space (U+202F)."""
+
+
+def french_marks_are_spaced(text: str) -> bool:
+    return all(before == "\u202f" for before, _ in TWO_PART.findall(text))
+
+
+def test_every_french_sentence_spaces_two_part_punctuation() -> None:
+    for key, text in FR.TEXTS.items():
+        if key != "err_table_start":  # "A:, B: ou C:" is what the form expects, not French prose
+            assert french_marks_are_spaced(text), key
+    for key, text in NL.TEXTS.items():  # Dutch and English do not: no narrow space crept in there
+        assert "\u202f" not in text, key
+
+
+def test_what_a_french_player_reads_of_a_whole_game_is_spaced() -> None:
+    """The log, choices (labels, notes, closed reasons), progress, refusals and score sheets of a game with both
+    variants, as every player reads them in French."""
+    state = GAME.new_game(["ann", "bob", "cy"], {"imperial_tasks": True, "ninja_power": True}, seed=3)
+    bots = {p: GAME.bots["random"](i) for i, p in enumerate(state.players)}
+    texts: list[str] = []
+    while waiting := GAME.waiting_for(state):
+        before = GAME.clone(state)
+        player = next(iter(waiting))
+        for group in (*FRENCH.choices(state, player), *FRENCH.settings(state, player)):
+            texts += [group.title, *(c.label for c in group.choices), *(c.note for c in group.choices)]
+            texts += [x.reason for x in group.closed]
+        texts += FRENCH.progress(state, player)
+        for bad in ({"do": "draw", "pile": "draw1"}, {"do": "discard", "type": "monk"}):
+            try:
+                GAME.apply(GAME.clone(state), GAME.parse_move("bob", bad))
+            except IllegalMove as error:
+                texts.append(FRENCH.explain(error))
+        events: list[dict[str, Any]] = []
+        GAME.apply(state, bots[player].choose(state, player), events)
+        texts += [FRENCH.describe(e, viewer) for e in events for viewer in state.players]
+        texts += FRENCH.narrate([LogEntry(player, "page", events)], "ann")
+        texts += [str(m.data.get("why", m.title)) for m in FRENCH.milestones(before, state)]
+    assert len(texts) > 1000
+    assert [t for t in texts if not french_marks_are_spaced(t)] == []
+
+
+@pytest.mark.parametrize(
+    ("words", "zero", "one", "more"),
+    [
+        (EN, "0 cards", "1 card", "2 cards"),
+        (NL, "0 kaarten", "1 kaart", "2 kaarten"),
+        (FR, "0 carte", "1 carte", "2 cartes"),
+    ],
+)
+def test_one_card_is_one_card(words: Any, zero: str, one: str, more: str) -> None:
+    assert [words.n_cards(0), words.n_cards(1), words.n_cards(2)] == [zero, one, more]
+    data = GAME.speaking(words.lang).template_data()
+    assert [form.format(n=n) for n, form in enumerate(data["cards"])] == [zero, one, more]
+
+
+def test_a_pile_of_one_card_says_so() -> None:
+    state = game(("ann", "bob"))
+    arrange(state, discards=[["monk"], []])
+    draws = GAME.choices(state, "ann")[0]
+    assert {c.label: c.note for c in draws.choices}["Take the Monk from discard pile 1"] == "face up, 1 card"
+    french = {c.label: c.note for c in FRENCH.choices(state, "ann")[0].choices}
+    assert french["Prendre le Moine sur la défausse 1"] == "face visible, 1 carte"
+    state.draw_piles[1][:-1] = []  # as if draw pile 2 had one card left (what the progress line counts)
+    assert GAME.progress(state, "ann")[-1].endswith("(51 cards and 1 card left).")
+    assert DUTCH.progress(state, "ann")[-1].endswith("(nog 51 kaarten en 1 kaart).")
+
+
+def test_dutch_writes_ninja_miniatures_as_one_word() -> None:
+    """'Ninja-miniatuur', as the rulebook's compounds ('opdrachtkaart'); never two words."""
+    for key, text in NL.TEXTS.items():
+        assert "Ninja miniatu" not in text, key
+    assert NL.TEXTS["lay_ninja"] == "je krijgt een Ninja-miniatuur"
+    assert DUTCH.template_data()["miniatures"][2].format(n=3) == "3 Ninja-miniaturen"
+
+
+def test_the_chosen_preference_is_marked_in_the_readers_words() -> None:
+    """The chosen discard preference says so, agreeing with its label (French 'choisie': la défausse)."""
+    state = game(("ann", "bob"))
+    for rules, word in ((GAME, "chosen"), (DUTCH, "gekozen"), (FRENCH, "choisie")):
+        chosen = [c for c in rules.settings(state, "bob")[0].choices if c.style == "chosen"]
+        assert [c.note for c in chosen] == [word]
+
+
+def test_template_data_gives_the_boards_words() -> None:
+    """The templates print the game's words (piles, preferences, counted nouns) instead of translating them again."""
+    for rules, pile, prefers in (
+        (GAME, "Draw pile 1: 40 cards", "prefers the larger discard pile"),
+        (DUTCH, "Trekstapel 1: 40 kaarten", "kiest de grootste aflegstapel"),
+        (FRENCH, "Pioche 1\u202f: 40 cartes", "préfère la plus grande défausse"),
+    ):
+        data = rules.template_data()
+        cards = data["cards"][2].format(n=40)
+        assert data["words"]["pile"].format(pile=data["piles"]["draw1"], cards=cards) == pile
+        assert data["words"]["prefers"].format(choice=data["preferences"]["larger"]) == prefers
+        assert data["task_bonus"] == {"A": 5, "B": 4, "C": 3}
