@@ -17,7 +17,20 @@ from ..errors import FormatError, IllegalMove
 from ..protocol import Event
 from .cardset import ABILITIES, NEUTRAL, STORY_ICONS, Card, CardSet, Face
 from .moves import DECKS, PATHS, Move
-from .state import FINISHED, NAMESPACE, PLAYING, SETUP, Attempt, Player, State, draw_into, hosts_for, settle, tuck
+from .state import (
+    FINISHED,
+    NAMESPACE,
+    PLAYING,
+    SETUP,
+    Attempt,
+    Player,
+    State,
+    draw_into,
+    hosts_for,
+    only_allies_left,
+    settle,
+    tuck,
+)
 
 SET_SCORES: Final = {0: 0, 1: 0, 2: 2, 3: 4}
 """Points for a set of one story icon: 2 icons → 2, 3 → 4, 4 or more → 8 (A10)."""
@@ -125,8 +138,18 @@ def _draw(state: State, p: Player, deck: str, events: list[Event] | None) -> Non
 
 
 def _refill(state: State, act: int, slot: int, events: list[Event] | None) -> None:
+    """Refill the place a card left, then any place left empty before (A4.4: an empty place is refilled the
+    next time a card leaves that row), left to right."""
     draw_into(state, act, slot, events)
     settle(state, act, events)
+    row = state.rows[act]
+    if None not in row:
+        return
+    waiting = {s for a, _ally, s in state.tucks if a == act}
+    for other, c in enumerate(row):
+        if c is None and other != slot and other not in waiting and not only_allies_left(state, act):
+            draw_into(state, act, other, events)
+            settle(state, act, events)
 
 
 def _leave_row(state: State, act: int, slot: int, events: list[Event] | None) -> None:
@@ -350,11 +373,9 @@ def _plays(state: State, p: Player) -> list[Move]:
             ]
         elif kind == "peek":
             out += [Move(p.name, do, card=c, act=str(a + 1)) for a in range(3) if state.decks[f"act{a + 1}"]]
-        elif kind == "take_other_act":
-            if phase == "main" and not state.any_act:
-                out.append(Move(p.name, do, card=c))
-        elif kind in _SELF and do == "play" and state.adversary is not None and state.n > 1:
-            # A13.4: in co-op a card aimed at "you" may aim at any player
+        elif kind in _SELF and do == "play" and state.adversary is not None:
+            # A13.4: in co-op and solo a card aimed at "you" may aim at any player (naming yourself is the same
+            # as naming no one, A14.3: accepted, see _legal)
             out += [
                 Move(p.name, do, card=c),
                 *(Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p),
@@ -392,7 +413,7 @@ def _main_moves(state: State, p: Player, player: str) -> list[Move]:
                     out.append(Move(player, "trait", c))
             elif card.type == "adversary":
                 out.append(Move(player, "attempt", card=c, path="top"))
-            else:
+            elif card.type == "challenge":
                 out += [Move(player, "attempt", c, "top"), Move(player, "attempt", c, "bottom")]
     if not out:
         out = [Move(player, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
@@ -470,6 +491,13 @@ _ENDING: Final = Move("", "resolve", end="yes")
 def _legal(state: State, move: Move) -> bool:
     """Whether ``move`` is one of ``legal_moves`` now, answered directly for the simplest kinds."""
     do = move.do
+    if move.runes is not None:  # A14.4: the runes of a recast are a set, named in any order
+        named = [int(r) for r in move.runes.split(",")]
+        if len(set(named)) != len(named):
+            return False
+        move = move._replace(runes=",".join(map(str, sorted(named))))
+    if move.target is not None and move.target == move.player and do == "play" and state.adversary is not None:
+        move = move._replace(target=None)  # A14.3: in co-op and solo, naming yourself is naming "you"
     if state.status != PLAYING or state.players[state.current] != move.player or state.phase == "peek" or state.tucks:
         return move in legal_moves(state, move.player, do)
     if do in _BARE:
@@ -987,7 +1015,7 @@ def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events:
         a.dark += 1
     elif kind == "recast":
         assert a is not None and move.runes is not None
-        _show(state, p, [int(i) for i in move.runes.split(",")], events)
+        _show(state, p, sorted(int(i) for i in move.runes.split(",")), events)  # A14.4: a set
     elif kind == "take_other_act":
         state.any_act = True
     elif kind == "peek":
@@ -1024,6 +1052,8 @@ def _effect(state: State, p: Player, move: Move, effect: dict[str, Any], events:
         assert target is not None
         assert move.card is not None
         state.curses.append((state.current, state.index(target.name), move.card))
+    if a is not None and a.pending and state.phase == "facing":
+        state.phase = "draw"  # A14.1: a card face shown again is drawn for before the result
     if state.phase == "draw" or (a is not None and a.pending):
         return
     if state.phase == "after" and _nothing_open(state, p):

@@ -311,7 +311,9 @@ def settle(state: State, act: int, events: list[dict[str, Any]] | None) -> None:
         return
     row = state.rows[act]
     table = state.cards.cards
-    for _ in range(len(state.cards.acts[act]) + len(row)):
+    # each round places an ally or turns up a card that was not an ally (deck, then one reshuffle of the
+    # discards): bounded by the cards of the Act, so a deck of allies alone cannot loop
+    for _ in range(3 * (len(state.cards.acts[act]) + len(row)) + 3):
         slot = next((i for i, c in enumerate(row) if c is not None and table[c].type == "ally"), None)
         if slot is None:
             return
@@ -325,7 +327,31 @@ def settle(state: State, act: int, events: list[dict[str, Any]] | None) -> None:
                 events.append({"event": "ally", "act": act + 1, "card": ally, "under": None, "waiting": True})
             continue
         tuck(state, act, ally, hosts[0] if hosts else None, events)
+        if not hosts and only_allies_left(state, act):
+            # A4.4: an ally never stays in a row: the allies left in the deck are turned up and discarded in turn,
+            # and the place stays empty until a card leaves this row
+            deck = state.decks[f"act{act + 1}"]
+            while deck:
+                turned = deck.pop()
+                if events is not None:
+                    events.append({"event": "refill", "act": act + 1, "card": turned})
+                tuck(state, act, turned, None, events)
+            if events is not None:
+                events.append({"event": "refill", "act": act + 1, "card": None})
+            continue
         draw_into(state, act, slot, events)
+    for slot, c in enumerate(row):  # never reached with a sound card set: no ally may stay in a row
+        if c is not None and table[c].type == "ally":
+            row[slot] = None
+            state.discards[act].append(c)
+
+
+def only_allies_left(state: State, act: int) -> bool:
+    """Whether the deck and the discard pile of an Act hold nothing but allies (A4.4)."""
+    table = state.cards.cards
+    return all(table[c].type == "ally" for c in state.decks[f"act{act + 1}"]) and all(
+        table[c].type == "ally" for c in state.discards[act]
+    )
 
 
 def hosts_for(state: State, act: int) -> list[str]:
