@@ -319,6 +319,11 @@ class Game:
         wrong and what is possible now. Default: ``error.message`` (the game's English)."""
         return error.message
 
+    def about(self) -> str:
+        """One sentence that says what the game is, in this game's language (the front page names each game
+        with it). Default: ''."""
+        return ""
+
     def headline(self, state: Any, viewer: str | None, log: Sequence[Event]) -> str:
         """A line for the top of ``viewer``'s page about a milestone just reached, while it is news, else ''.
         ``log`` is the latest events, oldest first, as ``viewer`` may see them. Default: ''."""
