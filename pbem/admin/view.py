@@ -240,7 +240,7 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None, ac
         milestones=_milestones(rules, game, seats, state),
         result=rules.result(state),
         options=_options(rules, game.options),
-        said=talk.said(session=session, game_id=game_id, names=names),
+        said=talk.said_to_organiser(session=session, game_id=game_id, names=names),
         playing=mine,
         seen=seen,
     )
