@@ -399,6 +399,11 @@ class Game:
         Default: ``to_json`` without its ``format``."""
         return {k: v for k, v in self.to_json(state).items() if k != "format"}
 
+    def organiser_view(self, state: Any) -> dict[str, Any]:
+        """Everything of the state, hidden parts included, for the organiser's page (the game's ``admin_board.html``),
+        in this game's language: cards by name and what they do, never only their ids. Default: ``summary``."""
+        return self.summary(state)
+
     def milestones(self, before: Any, after: Any) -> list[Milestone]:
         """The milestones reached between two states of one game (``before`` is a clone taken before moves).
         Default: the game's end."""

@@ -391,6 +391,10 @@ class CallToAdventure(Game):
         """The state as the replay command prints it."""
         return view.summary(st)
 
+    def organiser_view(self, st: State) -> dict[str, Any]:
+        """Everything, hidden parts included, with the cards named and described in this game's language."""
+        return view.organiser_view(st, self.words)
+
     def result(self, st: State) -> Result | None:
         """Scores best first (ties in seat order) and the winners (A10)."""
         if st.status != FINISHED:
