@@ -319,6 +319,11 @@ class Game:
         wrong and what is possible now. Default: ``error.message`` (the game's English)."""
         return error.message
 
+    def about(self) -> str:
+        """One sentence that says what the game is, in this game's language (the front page names each game
+        with it). Default: ''."""
+        return ""
+
     def headline(self, state: Any, viewer: str | None, log: Sequence[Event]) -> str:
         """A line for the top of ``viewer``'s page about a milestone just reached, while it is news, else ''.
         ``log`` is the latest events, oldest first, as ``viewer`` may see them. Default: ''."""
@@ -393,6 +398,11 @@ class Game:
         """The state as the game's record format documents it (what ``python -m engine replay`` prints).
         Default: ``to_json`` without its ``format``."""
         return {k: v for k, v in self.to_json(state).items() if k != "format"}
+
+    def organiser_view(self, state: Any) -> dict[str, Any]:
+        """Everything of the state, hidden parts included, for the organiser's page (the game's ``admin_board.html``),
+        in this game's language: cards by name and what they do, never only their ids. Default: ``summary``."""
+        return self.summary(state)
 
     def milestones(self, before: Any, after: Any) -> list[Milestone]:
         """The milestones reached between two states of one game (``before`` is a clone taken before moves).

@@ -10,8 +10,8 @@ from sqlmodel import col, select
 
 import engine
 
-from . import admin, config, db, i18n
-from .core import games, links, seats
+from . import admin, config, db, i18n, timing
+from .core import checks, games, links, seats
 from .core.errors import ServiceError
 from .flows import games as game_flows
 from .mail.sender import send_due
@@ -40,14 +40,36 @@ def db_upgrade() -> None:
     click.echo(_("database is up to date: %(url)s", url=db.get_engine().url.render_as_string(hide_password=True)))
 
 
+SEAT_SETTINGS = ("language", "timezone")
+"""The settings a --player may end with, as NAME=VALUE: ``language=nl timezone=Europe/Amsterdam``."""
+
+
 def _parse_player(text: str) -> games.SeatSpec:
-    """'Ann <ann@example.com>', 'Ann', or 'bot:heuristic' / 'bot:random' (named Bot 1 …)."""
+    """'Ann <ann@example.com>', 'Ann', 'Ann <ann@example.com> language=nl timezone=Europe/Amsterdam', or
+    'bot:heuristic' / 'bot:random' (named Bot 1 …)."""
     if text.startswith("bot:"):
         kind = text[4:]
         return games.SeatSpec(name="", kind=kind)
-    name, _, rest = text.partition("<")
-    email = rest.rstrip(">").strip() or None
-    return games.SeatSpec(name=name.strip(), email=email)
+    words = text.split(" ")
+    settings: dict[str, str] = {}
+    while words and "=" in words[-1]:
+        key, _sep, value = words.pop().partition("=")
+        if key not in SEAT_SETTINGS or key in settings:
+            raise click.BadParameter(
+                _("%(text)r: a player ends with language=CODE or timezone=ZONE", text=text), param_hint="--player"
+            )
+        settings[key] = value
+    name, _sep, rest = " ".join(words).partition("<")
+    email = rest.rstrip().rstrip(">").strip() or None
+    spec = games.SeatSpec(name=name.strip(), email=email)
+    try:
+        if "language" in settings:
+            spec.language = checks.check_language(settings["language"])
+        if "timezone" in settings:
+            spec.timezone = checks.check_timezone(settings["timezone"], spec.name)
+    except ServiceError as exc:
+        raise click.BadParameter(exc.message, param_hint="--player") from None
+    return spec
 
 
 def _parse_option(text: str) -> tuple[str, str]:
@@ -66,6 +88,18 @@ def _parse_option(text: str) -> tuple[str, str]:
 @click.option("--option", "options", multiple=True, help="a game option as NAME=VALUE (repeat); see list-games --kinds")
 @click.option("--random-order", is_flag=True, help="shuffle the seats")
 @click.option("--organiser", default=None, help="the organiser's email address (told when a player leaves …)")
+@click.option("--first-reminder-hours", type=int, default=24, show_default=True, help="hours before the first reminder")
+@click.option("--reminder-every-hours", type=int, default=24, show_default=True, help="then a reminder every … hours")
+@click.option("--max-reminders", type=int, default=3, show_default=True, help="reminders at most (0: none)")
+@click.option("--deadline-hours", default="72", show_default=True, help="hours before the deadline, or 'none'")
+@click.option(
+    "--at-deadline",
+    type=click.Choice(timing.TIMEOUTS),
+    default="bot",
+    show_default=True,
+    help="bot: a bot plays the late player's turn; pause: the game pauses",
+)
+@click.option("--absence-cap-days", type=int, default=14, show_default=True, help="days of time away per player")
 @with_appcontext
 def create_game(
     name: str,
@@ -74,9 +108,19 @@ def create_game(
     options: tuple[str, ...],
     random_order: bool,
     organiser: str | None,
+    first_reminder_hours: int,
+    reminder_every_hours: int,
+    max_reminders: int,
+    deadline_hours: str,
+    at_deadline: str,
+    absence_cap_days: int,
 ) -> None:
-    """Create a game and print each seat's personal link."""
+    """Create a game and print each seat's personal link. A player may end with language=CODE (en, nl, fr) and
+    timezone=ZONE (Europe/Amsterdam); the reminder and deadline options are the new-game form's."""
     specs = [_parse_player(p) for p in players]
+    policy = _policy(
+        first_reminder_hours, reminder_every_hours, max_reminders, deadline_hours, at_deadline, absence_cap_days
+    )
     bots = 0
     for spec in specs:
         if spec.kind != games.HUMAN:
@@ -94,11 +138,34 @@ def create_game(
                 options=values,
                 random_order=random_order,
                 organiser_email=organiser,
+                policy=policy,
             )
             game_id = game.id or 0
     except ServiceError as exc:
         raise click.ClickException(exc.message) from None
     _echo_links(game_id)
+
+
+def _policy(first: int, every: int, most: int, deadline: str, at_deadline: str, absence: int) -> timing.Policy:
+    """The reminder and deadline policy of ``create-game``'s options; one line naming what is wrong."""
+    if deadline.strip().lower() in ("none", ""):
+        hours = None
+    elif deadline.strip().isdigit():
+        hours = int(deadline)
+    else:
+        why = _("%(text)r: a number of hours or 'none'", text=deadline)
+        raise click.BadParameter(why, param_hint="--deadline-hours")
+    try:
+        return timing.Policy(
+            first_reminder_hours=first,
+            reminder_every_hours=every,
+            max_reminders=most,
+            deadline_hours=hours,
+            timeout=at_deadline,
+            absence_cap_days=absence,
+        )
+    except timing.PolicyError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 def _echo_links(game_id: int) -> None:
@@ -117,7 +184,7 @@ def _echo_links(game_id: int) -> None:
 
 
 @click.command("list-games")
-@click.option("--status", default=None, help="playing or finished")
+@click.option("--status", type=click.Choice(admin.STATUSES), default=None, help="playing, finished or aborted")
 @click.option("--kinds", is_flag=True, help="list the games this server has, with their options and bots, instead")
 @with_appcontext
 def list_games(status: str | None, kinds: bool) -> None:
@@ -133,12 +200,16 @@ def list_games(status: str | None, kinds: bool) -> None:
                 click.echo(f"  --option {option.name}=<{option.kind}{values}>  {option.label}")
         return
     query = select(Game).order_by(col(Game.id).desc())
-    if status:
-        query = query.where(Game.status == status)
+    if status == "aborted":
+        query = query.where(col(Game.aborted_at).is_not(None))
+    elif status:
+        stored = admin.RUNNING if status == "playing" else (status,)
+        query = query.where(col(Game.status).in_(stored), col(Game.aborted_at).is_(None))
     for game in db.get_session().exec(query):
         rules = games.rules_of(game)
-        waiting = ", ".join(rules.waiting_for(rules.from_json(game.state))) or "-"
-        click.echo(f"{game.id:>6}  {game.game:<18} {game.status:<9}  waiting for: {waiting:<20}  {game.name}")
+        shown = "aborted" if game.aborted_at is not None else game.status
+        waiting = "-" if game.aborted_at is not None else ", ".join(rules.waiting_for(rules.from_json(game.state)))
+        click.echo(f"{game.id:>6}  {game.game:<18} {shown:<9}  waiting for: {waiting or '-':<20}  {game.name}")
 
 
 @click.command("links")
@@ -168,7 +239,7 @@ def demo(name: str | None, game_key: str) -> None:
     rules = games.rules_of(game_key)
     bot = games.default_bot(rules)
     specs = [
-        games.SeatSpec(name="You", email="you@example.com"),
+        games.SeatSpec(name="You", email=seats.DEMO_EMAIL),
         games.SeatSpec(name="Bot 1", kind=bot),
         games.SeatSpec(name="Bot 2", kind=bot),
     ][: rules.max_players]

@@ -272,6 +272,10 @@ class CallToAdventure(Game):
             found = CallToAdventure(words_, self._family)
         return found
 
+    def about(self) -> str:
+        """What the game is, in one sentence of this game's language."""
+        return self.words.text("about")
+
     def for_options(self, options: Mapping[str, Any]) -> CallToAdventure:
         """The same game in the same language, naming the cards of the set a game was created with (its own
         card-set file, or a packaged set) in ``describe``, ``narrate`` and ``describe_move``; the starter set's
@@ -386,6 +390,10 @@ class CallToAdventure(Game):
     def summary(self, st: State) -> dict[str, Any]:
         """The state as the replay command prints it."""
         return view.summary(st)
+
+    def organiser_view(self, st: State) -> dict[str, Any]:
+        """Everything, hidden parts included, with the cards named and described in this game's language."""
+        return view.organiser_view(st, self.words)
 
     def result(self, st: State) -> Result | None:
         """Scores best first (ties in seat order) and the winners (A10)."""

@@ -154,6 +154,25 @@ def player_view(state: State, player: str, log: Sequence[Event] | None = None, w
     return view
 
 
+def organiser_view(state: State, words: Words = EN) -> dict[str, Any]:
+    """Everything of the state for the game's organiser, hidden parts included (every hand, Destiny and choice, the
+    top of a peeked deck): the player views' shape, with every card it names described in ``words``' language, the
+    row challenges' difficulty, each Story's icons and, at the end, each score part by part. No odds: they are a
+    player's own."""
+    view = _public(state, True, None)
+    view["viewer"] = None
+    view["level_names"] = [level.name for level in state.cards.track]
+    view["difficulty"] = _difficulties(state)
+    over = state.status == FINISHED
+    for p in state.ps:
+        counted = icons(state.cards, p, destiny=over)
+        view["players"][p.name]["icons"] = {k: counted[k] for k in ICONS if counted[k]}
+        if over:
+            view["players"][p.name]["breakdown"] = breakdown(state.cards, p)
+    view["cards"] = {c: card_info(state.cards, state.cards.cards[c], words) for c in sorted(card_ids(view))}
+    return view
+
+
 def _faced(state: State) -> list[tuple[int, str]]:
     """The challenges and adversaries that may be attempted: (Act index, card) of the face-up rows, and the
     Adversary of A13 (Act index -1) while it stands."""

@@ -276,6 +276,10 @@ class Words:
         "progress_sep": "; ",
         "milestone_act": "Act {act} begins",
         "milestone_over": "Game over",
+        "about": (
+            "A storytelling card game for 1 to 4 players: choose who your hero is and wants to become, overcome "
+            "challenges by casting runes, and tell the best story by the end of the third Act."
+        ),
         "milestone_final": "Final turns: {who} completed their Destiny",
         "headline_act": "Act {act} begins: its row is turned face up.",
     }

@@ -304,6 +304,11 @@ class FR(Words):
         "progress_sep": " ; ",
         "milestone_act": "L'Acte {act} commence",
         "milestone_over": "Fin de la partie",
+        "about": (
+            "Un jeu de cartes narratif pour 1 à 4 joueurs : choisissez qui est votre héros et ce qu'il veut "
+            "devenir, surmontez les épreuves en lançant des runes, "
+            "et racontez la plus belle histoire à la fin du troisième Acte."
+        ),
         "milestone_final": "Derniers tours : {who} a accompli sa Destinée",
         "headline_act": "L'Acte {act} commence : sa rangée est retournée face visible.",
     }

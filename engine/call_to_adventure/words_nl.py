@@ -279,6 +279,10 @@ class NL(Words):
         "progress_sep": "; ",
         "milestone_act": "Akte {act} begint",
         "milestone_over": "Einde van het spel",
+        "about": (
+            "Een verhalend kaartspel voor 1 tot 4 spelers: kies wie je held is en wil worden, overwin uitdagingen "
+            "door runen te werpen, en vertel aan het eind van de derde Akte het beste verhaal."
+        ),
         "milestone_final": "Laatste beurten: {who} heeft de Bestemming voltooid",
         "headline_act": "Akte {act} begint: haar rij wordt opengedraaid.",
     }

@@ -164,6 +164,10 @@ class CallToGlory(Game):
             found = CallToGlory(words_, self._family)
         return found
 
+    def about(self) -> str:
+        """What the game is, in one sentence of this game's language."""
+        return self.words.text("about")
+
     def for_options(self, options: Mapping[str, Any]) -> CallToGlory:
         """This game itself: its words do not depend on a game's options."""
         return self

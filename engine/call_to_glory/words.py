@@ -148,6 +148,10 @@ class Words:
         "prompt_act": "Lay a set or discard a card",
         "milestone_round": "Round {round} scores",
         "milestone_over": "Game over",
+        "about": (
+            "Michael Schacht's card game for 2 to 4 players: draw from the piles, lay sets of samurai, "
+            "ninjas and monks before the others, and earn the most glory over the rounds."
+        ),
         # the discard preference (R7)
         "set_smaller": "The smaller pile",
         "set_larger": "The larger pile",

@@ -156,6 +156,10 @@ class French(Words):
         "prompt_act": "Posez une série ou défaussez une carte",
         "milestone_round": "Scores de la manche {round}",
         "milestone_over": "Fin de la partie",
+        "about": (
+            "Le jeu de cartes de Michael Schacht pour 2 à 4 joueurs : piochez dans les piles, posez des séries de "
+            "samouraïs, de ninjas et de moines avant les autres, et gagnez le plus de gloire au fil des manches."
+        ),
         "set_smaller": "La plus petite défausse",
         "set_larger": "La plus grande défausse",
         "set_pile1": "Défausse 1",

@@ -130,6 +130,10 @@ class Dutch(Words):
         "prompt_act": "Speel een set uit of leg een kaart af",
         "milestone_round": "Score van ronde {round}",
         "milestone_over": "Einde van het spel",
+        "about": (
+            "Het kaartspel van Michael Schacht voor 2 tot 4 spelers: trek van de stapels, speel sets van samoerai, "
+            "ninja's en monniken uit vóór de anderen, en verdien over de rondes de meeste roem."
+        ),
         "set_smaller": "De kleinste stapel",
         "set_larger": "De grootste stapel",
         "set_pile1": "Aflegstapel 1",

@@ -54,6 +54,7 @@ from .repairs import (
     resend_turn_email,
     resume_game,
     retry_dead_emails,
+    show_message,
 )
 from .view import EmailRow, GameView, LogLine, OptionShown, Waited, game_view, move_text
 
@@ -113,6 +114,7 @@ __all__ = [
     "retry_dead_emails",
     "set_language",
     "show_hidden",
+    "show_message",
     "start_session",
     "verify",
 ]

@@ -28,24 +28,38 @@ ngettext: Callable[..., str] = _ngettext
 MAX_EXTEND_HOURS = 24 * 30
 
 
-def resend_turn_email(*, session: Session, game_id: int, actor: Actor) -> str:
-    """Queue the current turn email again for the person who must act."""
+def resend_turn_email(*, session: Session, game_id: int, actor: Actor, seat: int | None = None) -> str:
+    """Queue the turn email again for a person with an open decision: the seat at ``seat`` (counted from 0), or
+    the seat to act when the game waits on one seat only."""
     game = running(session, game_id)
     seats = seat_rows.seats_of(session=session, game_id=game_id)
-    if game.current_seat is None:
-        raise NotNow(_("nobody has a decision to make"))
-    seat = seats[game.current_seat]
-    if seat.is_bot:
-        raise NotNow(_("%(name)s is a bot: there is no one to email", name=seat.name))
-    if not seat.email:
-        raise NotNow(_("%(name)s has no email address", name=seat.name))
-    row = seat_flows.resend_turn(session=session, game=game, seats=seats, seat=seat)
+    rules = games.rules_of(game)
+    waited = rules.waiting_for(games.load_state(game))
+    if seat is None:
+        if game.current_seat is None:
+            raise NotNow(_("nobody has a decision to make"))
+        seat = game.current_seat
+    if not 0 <= seat < len(seats):
+        raise ServiceError(_("game %(id)s has no seat %(number)d", id=game_id, number=seat + 1))
+    seat_row = seats[seat]
+    if seat_row.name not in waited:
+        raise NotNow(_("%(name)s has no decision to make now", name=seat_row.name))
+    if seat_row.is_bot:
+        raise NotNow(_("%(name)s is a bot: there is no one to email", name=seat_row.name))
+    if not seat_row.email:
+        raise NotNow(_("%(name)s has no email address", name=seat_row.name))
+    row = seat_flows.resend_turn(session=session, game=game, seats=seats, seat=seat_row)
     if row is None:
-        raise NotNow(_("no email can be sent to %(name)s now", name=seat.name))
+        raise NotNow(_("no email can be sent to %(name)s now", name=seat_row.name))
     audit.log_action(
-        session, game, actor, "resend_turn", f"resent the turn email to {seat.name} <{seat.email}>", seat=seat.position
+        session,
+        game,
+        actor,
+        "resend_turn",
+        f"resent the turn email to {seat_row.name} <{seat_row.email}>",
+        seat=seat_row.position,
     )
-    return _("The turn email to %(name)s is queued again.", name=seat.name)
+    return _("The turn email to %(name)s is queued again.", name=seat_row.name)
 
 
 def change_email(*, session: Session, game_id: int, seat: int, email: str, actor: Actor) -> str:
@@ -237,6 +251,14 @@ def hide_message(*, session: Session, game_id: int, message_id: int, actor: Acto
     message = talk.hide(session=session, game_id=game_id, message_id=message_id, now=now_or(now))
     audit.log_action(session, game, actor, "hide_message", f"hid a message of seat {message.seat + 1}: {message.text}")
     return _("The message is hidden.")
+
+
+def show_message(*, session: Session, game_id: int, message_id: int, actor: Actor) -> str:
+    """Show a hidden table-talk message to the players again; logged."""
+    game = seat_rows.get_game(session=session, game_id=game_id, lock=True)
+    message = talk.show(session=session, game_id=game_id, message_id=message_id)
+    audit.log_action(session, game, actor, "show_message", f"showed a message of seat {message.seat + 1} again")
+    return _("The message is shown again.")
 
 
 def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: datetime | None = None) -> str:

@@ -77,6 +77,7 @@ class GameView:
     seats: list[Seat]
     state: Any
     summary: dict[str, Any]
+    """The game's ``organiser_view``: everything of the state, hidden parts included, in the organiser's words."""
     log: list[LogLine]
     emails: list[EmailRow]
     waited: list[Waited] = field(default_factory=list)
@@ -234,13 +235,13 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None, ac
         rules=rules,
         seats=seats,
         state=state,
-        summary=rules.summary(state) if viewer is None else {},
+        summary=rules.organiser_view(state) if viewer is None else {},
         log=log,
         emails=emails,
         milestones=_milestones(rules, game, seats, state),
         result=rules.result(state),
         options=_options(rules, game.options),
-        said=talk.said(session=session, game_id=game_id, names=names),
+        said=talk.said_to_organiser(session=session, game_id=game_id, names=names),
         playing=mine,
         seen=seen,
     )

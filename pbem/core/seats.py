@@ -47,6 +47,23 @@ def seats_of(*, session: Session, game_id: int) -> list[Seat]:
     return list(session.exec(_SEATS, params={"game_id": game_id}))
 
 
+DEMO_EMAIL = "you@example.com"
+"""The address of the person's seat in a demo game (``pbem demo``): the built-in mailbox shows its emails."""
+DEMO_GAMES = 10
+
+
+def demo_seats(*, session: Session) -> list[tuple[Game, Seat]]:
+    """The demo games still running (the newest DEMO_GAMES) and the seat of the person in each, newest first."""
+    query = (
+        select(Game, Seat)
+        .join(Seat, col(Seat.game_id) == col(Game.id))
+        .where(col(Seat.email) == DEMO_EMAIL, col(Game.status) == "playing", col(Game.aborted_at).is_(None))
+        .order_by(col(Game.id).desc())
+        .limit(DEMO_GAMES)
+    )
+    return [(game, seat) for game, seat in session.exec(query)]
+
+
 @dataclass
 class Loaded:
     """A game, its seats in seat order, and the seat asked for."""

@@ -33,6 +33,8 @@ class Said:
     name: str
     text: str
     at: datetime
+    hidden: bool = False
+    """Hidden by the organiser (only the organiser's page shows such a message, marked)."""
 
 
 def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str | None, now: datetime) -> Message:
@@ -69,6 +71,12 @@ _SAID = core_select(_MESSAGES.c.id, _MESSAGES.c.seat, _MESSAGES.c.text, _MESSAGE
 )
 _SAID_SINCE = _SAID.where(_MESSAGES.c.created_at > bindparam("since")).order_by(_MESSAGES.c.id)
 _SAID_LATEST = _SAID.order_by(_MESSAGES.c.id.desc()).limit(SHOWN)
+_ALL_SAID = (
+    core_select(_MESSAGES.c.id, _MESSAGES.c.seat, _MESSAGES.c.text, _MESSAGES.c.created_at, _MESSAGES.c.hidden_at)
+    .where(_MESSAGES.c.game_id == bindparam("game_id"))
+    .order_by(_MESSAGES.c.id.desc())
+    .limit(SHOWN)
+)
 
 
 def said(*, session: Session, game_id: int, names: dict[int, str], since: datetime | None = None) -> list[Said]:
@@ -78,6 +86,15 @@ def said(*, session: Session, game_id: int, names: dict[int, str], since: dateti
     else:
         rows = db.rows(session, _SAID_LATEST, {"game_id": game_id}).all()[::-1]
     return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow()) for r in rows]
+
+
+def said_to_organiser(*, session: Session, game_id: int, names: dict[int, str]) -> list[Said]:
+    """The latest SHOWN messages of a game, oldest first, the hidden ones too (marked): the organiser's view."""
+    rows = db.rows(session, _ALL_SAID, {"game_id": game_id}).all()[::-1]
+    return [
+        Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow(), r.hidden_at is not None)
+        for r in rows
+    ]
 
 
 def _why_not(text: str) -> str:
@@ -91,12 +108,26 @@ def _why_not(text: str) -> str:
     return N_("your message may not contain invisible or text-direction characters")
 
 
-def hide(*, session: Session, game_id: int, message_id: int, now: datetime) -> Message:
-    """Hide a message from the table (the organiser's call); ServiceError if the game has no such message."""
+def _message(session: Session, game_id: int, message_id: int) -> Message:
     message = session.get(Message, message_id) if 0 < message_id < 2**31 else None
     if message is None or message.game_id != game_id:
         raise NotFound(N_("this game has no such message"))
+    return message
+
+
+def hide(*, session: Session, game_id: int, message_id: int, now: datetime) -> Message:
+    """Hide a message from the table (the organiser's call); ServiceError if the game has no such message."""
+    message = _message(session, game_id, message_id)
     if message.hidden_at is None:
         message.hidden_at = now
+        session.add(message)
+    return message
+
+
+def show(*, session: Session, game_id: int, message_id: int) -> Message:
+    """Show a hidden message to the table again (the organiser's call); NotFound if the game has no such message."""
+    message = _message(session, game_id, message_id)
+    if message.hidden_at is not None:
+        message.hidden_at = None
         session.add(message)
     return message

@@ -6,11 +6,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 from limits import parse as parse_limit
 
+import engine
+
 from .. import db
+from ..core import games, links, seats
 from ..core.errors import ServiceError, TooMany
 from ..flows import links as link_flows
 from ..i18n import N_
@@ -21,8 +24,21 @@ LOST_KEY = "lost-links"
 
 @bp.get("/")
 def index() -> Any:
-    """The front page (a GET: reads nothing, changes nothing)."""
-    return render_template("front/index.html", address="", error=None)
+    """The front page (a GET: changes nothing): each game in a sentence, "lost your links?", the admin page; in
+    development also the built-in mailbox and the links of the demo games."""
+    return _front_page(address="", error=None)
+
+
+def _front_page(**context: Any) -> str:
+    offered = [games.rules_of(key) for key in sorted(engine.GAMES, key=lambda k: k != games.DEFAULT_GAME)]
+    demos: list[dict[str, Any]] = []
+    if current_app.config["DEVELOPMENT"]:
+        for game, seat in seats.demo_seats(session=db.get_session()):
+            token = links.personal_token(game.id or 0, seat.position, seat.nonce)
+            url = url_for("play.page", token=token)
+            demos.append({"name": game.name, "title": games.rules_of(game).title, "url": url})
+    mailbox = "mailbox" in current_app.blueprints
+    return render_template("front/index.html", offered=offered, demos=demos, mailbox=mailbox, **context)
 
 
 @bp.post("/lost-links")
@@ -45,5 +61,5 @@ def lost_links() -> Any:
             link_flows.lost_links(session=session, address=address)
     except ServiceError:
         error = _("That is not an email address: check it and try again.")
-        return render_template("front/index.html", address=address[:254], error=error), 400
+        return _front_page(address=address[:254], error=error), 400
     return render_template("front/sent.html", address=address)

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
+from sqlmodel import select
 from werkzeug.serving import make_server
 
 from engine import call_to_glory as glory
@@ -276,3 +277,72 @@ def test_five_wrong_passwords_in_a_row_are_rate_limited(window: Window) -> None:
     log_in(window)
     expect(page.get_by_role("heading", level=1)).to_have_text("Too many login attempts")
     window.assert_clean()
+
+
+def test_the_admin_pages_fit_a_phone(browser: Browser, site: Site) -> None:
+    """At 360 px: the new-game form offers the time zones as a list, preset to the organiser's, and its selects show
+    their whole choice; the games list is read without scrolling sideways."""
+    with site.app.app_context(), db.write_session() as session:
+        org = session.exec(select(AdminUser)).one()
+        org.timezone = "Europe/Paris"
+        session.add(org)
+    context = browser.new_context(viewport={"width": 360, "height": 780}, locale="en-GB", is_mobile=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        win = Window(page, site.base, "phone")
+        page.on("console", win.on_console)
+        win.open("/admin/")
+        log_in(win)
+        win.click(page.get_by_role("link", name="New game").first)
+        seat = page.locator("#seat-1")
+        zone = seat.get_by_label("Time zone")
+        expect(zone).to_have_value("Europe/Paris")
+        zones = page.locator(f"datalist#{zone.get_attribute('list')} option")
+        assert zones.count() > 300 and page.locator("datalist option[value='Asia/Tokyo']").count() == 1
+        for width in (1024, 1280, 360):  # a row per seat from 48rem on, one column on a phone
+            page.set_viewport_size({"width": width, "height": 780})
+            for box in page.locator(".new-game .seat select").all():
+                was = box.input_value()
+                for option in box.locator("option").all():
+                    box.select_option(option.get_attribute("value"))
+                    assert _shows_whole_choice(box), (width, box.get_attribute("name"), option.text_content())
+                box.select_option(was)
+        assert _page_width(page) <= 360
+        create_game(win)
+        for number in range(2, 9):
+            with site.app.app_context(), db.write_session() as session:
+                games.create_game(
+                    session=session,
+                    name=f"Club game {number} with a rather long name",
+                    seats=[games.SeatSpec("ann", "ann@example.com"), games.SeatSpec("Bot 1", kind="heuristic")],
+                )
+        win.open("/admin/")
+        expect(page.locator(".admin-games tbody tr")).to_have_count(8)
+        assert _page_width(page) <= 360, "the games list does not scroll sideways"
+        table = page.locator(".table-wrap").first
+        assert table.evaluate("e => e.scrollWidth <= e.clientWidth"), "nor does its table"
+        first = page.locator(".admin-games tbody tr").first
+        expect(first.locator("td[data-label='Waiting for']")).to_contain_text("ann")
+        assert first.bounding_box()["width"] <= 360  # type: ignore[index]
+        win.shot("games-list-360")
+        win.assert_clean()
+    finally:
+        context.close()
+
+
+def _page_width(page: Page) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def _shows_whole_choice(select: Any) -> bool:
+    """Whether a select is wide enough for the text of its chosen option (and its arrow)."""
+    return bool(
+        select.evaluate(
+            """s => { const c = document.createElement('canvas').getContext('2d');
+                 const st = getComputedStyle(s); c.font = st.font;
+                 const text = c.measureText(s.options[s.selectedIndex].text).width;
+                 const pad = parseFloat(st.paddingLeft) + parseFloat(st.paddingRight);
+                 return text + pad + 16 <= s.clientWidth; }"""
+        )
+    )

@@ -13,6 +13,11 @@ import pytest
 from click.testing import Result
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlmodel import select
+
+from pbem import admin, db, timing
+from pbem.core import seats
+from pbem.models import AdminUser, Game
 
 from .forge import TRACE
 
@@ -176,3 +181,74 @@ def test_the_demo_of_each_game_gives_a_playable_page(app: Flask, client: FlaskCl
 
 def test_the_demo_refuses_an_unknown_game(app: Flask) -> None:
     _assert_refused(_cli(app, "demo", "--game", "chess"), "chess")
+
+
+def test_create_game_sets_the_policy_and_each_seats_language_and_time_zone(app: Flask) -> None:
+    result = _cli(
+        app,
+        "create-game",
+        "--name",
+        "Club night",
+        "--player",
+        "Ann Smith <ann@example.com> language=nl timezone=Europe/Amsterdam",
+        "--player",
+        "Bob <bob@example.com> timezone=America/New_York",
+        "--player",
+        "bot:heuristic",
+        "--first-reminder-hours",
+        "12",
+        "--reminder-every-hours",
+        "6",
+        "--max-reminders",
+        "2",
+        "--deadline-hours",
+        "none",
+        "--at-deadline",
+        "pause",
+        "--absence-cap-days",
+        "3",
+    )
+    assert result.exit_code == 0, result.output
+    game_id = _game_id(result.output)
+    with app.app_context():
+        session = db.get_session()
+        game = session.get(Game, game_id)
+        assert game is not None
+        assert timing.Policy.from_json(game.policy) == timing.Policy(12, 6, 2, None, "pause", 3)
+        ann, bob, bot = seats.seats_of(session=session, game_id=game_id)
+    assert (ann.name, ann.email) == ("Ann Smith", "ann@example.com")
+    assert (ann.language, ann.timezone) == ("nl", "Europe/Amsterdam")
+    assert (bob.language, bob.timezone) == ("en", "America/New_York") and bot.is_bot
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--player", "Ann language=xx", "--player", "Bob"], ["language"]),
+        (["--player", "Ann timezone=Mars/Base", "--player", "Bob"], ["Mars/Base"]),
+        (["--player", "Ann colour=red", "--player", "Bob"], ["language=CODE"]),
+        (["--player", "Ann", "--player", "Bob", "--deadline-hours", "soon"], ["soon"]),
+        (["--player", "Ann", "--player", "Bob", "--max-reminders", "99"], ["reminders"]),
+        (["--player", "Ann", "--player", "Bob", "--first-reminder-hours", "0"], ["first reminder"]),
+    ],
+    ids=lambda v: repr(v)[:40],
+)
+def test_create_game_refuses_a_bad_seat_setting_or_policy(app: Flask, args: list[str], words: list[str]) -> None:
+    _assert_refused(_cli(app, "create-game", "--name", "G", *args), *words)
+    assert _cli(app, "list-games").output.strip() == "", "no game was created"
+
+
+def test_list_games_shows_an_aborted_game_as_aborted(app: Flask) -> None:
+    made = _cli(app, "create-game", "--name", "Stopped", "--player", "Ann", "--player", "Bob")
+    game_id = _game_id(made.output)
+    with app.app_context():
+        runner = app.test_cli_runner()
+        made_admin = runner.invoke(args=["create-admin", "org", "--password-stdin"], input="a secret 123\n")
+        assert made_admin.exit_code == 0, made_admin.output
+        with db.write_session() as session:
+            org = session.exec(select(AdminUser)).one()
+            admin.abort_game(session=session, game_id=game_id, actor=admin.Actor(id=org.id or 0, name=org.username))
+    listing = _cli(app, "list-games").output
+    assert re.search(rf"^\s*{game_id}\s+call-to-glory\s+aborted\s+waiting for: -\s+Stopped$", listing, re.M), listing
+    assert _cli(app, "list-games", "--status", "playing").output.strip() == ""
+    assert str(game_id) in _cli(app, "list-games", "--status", "aborted").output

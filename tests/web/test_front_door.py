@@ -108,3 +108,36 @@ def test_error_pages_say_what_to_do_next(client: FlaskClient) -> None:
         assert response.status_code in (400, 404, 405)
         body = response.get_data(as_text=True)
         assert 'href="/">Get the links of your games by email</a>' in body and 'href="/admin/"' in body
+
+
+def test_the_front_page_names_each_game_and_links_its_rules(client: FlaskClient) -> None:
+    page = client.get("/").text
+    for key, title in (("call-to-glory", "Call to Glory"), ("call-to-adventure", "Call to Adventure")):
+        assert f"<h3>{title}</h3>" in page and f'href="/how-to-play/{key}"' in page
+        assert client.get(f"/how-to-play/{key}").status_code == 200
+    assert "casting runes" in page and "lay sets of samurai" in page
+    dutch = client.get("/", headers={"Accept-Language": "nl"}).text
+    assert "Een verhalend kaartspel" in dutch and "Het kaartspel van Michael Schacht" in dutch
+
+
+def test_in_development_the_front_page_leads_to_the_mailbox_and_the_demos(app: Flask, client: FlaskClient) -> None:
+    assert app.config["DEVELOPMENT"]
+    mailbox = re.search(r'href="(/mailbox/?)">built-in mailbox', client.get("/").text)
+    assert mailbox and client.get(mailbox.group(1)).status_code == 200
+    with app.app_context():
+        made = app.test_cli_runner().invoke(args=["demo", "--game", "call-to-adventure"])
+    assert made.exit_code == 0, made.output
+    [printed] = re.findall(r"http://127\.0\.0\.1:5000(/play/\S+)", made.output)
+    page = client.get("/").text
+    [shown] = re.findall(r'<li><a href="(/play/[^"]+)">Demo of Call to Adventure', page)
+    with app.test_request_context():
+        assert links.read(shown.removeprefix("/play/")).seat == links.read(printed.removeprefix("/play/")).seat == 0
+    assert client.get(shown).status_code == 200
+
+
+def test_in_production_the_front_page_shows_no_demo(app: Flask, client: FlaskClient) -> None:
+    with app.app_context():
+        assert app.test_cli_runner().invoke(args=["demo"]).exit_code == 0
+    app.config["DEVELOPMENT"] = False
+    page = client.get("/").text
+    assert "/play/" not in page and "Call to Glory" in page

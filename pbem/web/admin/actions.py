@@ -78,6 +78,10 @@ def _nothing(_view: admin.GameView) -> dict[str, Any]:
     return {}
 
 
+def _resend(view: admin.GameView) -> dict[str, Any]:
+    return {"seat": _seat_arg(view)} if request.form.get("seat") else {}
+
+
 def _reason(_view: admin.GameView) -> dict[str, Any]:
     reason = _form_text("reason")
     if reason.strip():
@@ -180,7 +184,7 @@ def _message(_view: admin.GameView) -> dict[str, Any]:
 
 
 ACTIONS: dict[str, Action] = {
-    "resend": Action(_nothing, admin.resend_turn_email),
+    "resend": Action(_resend, admin.resend_turn_email),
     "email": Action(
         _new_email,
         admin.change_email,
@@ -198,6 +202,7 @@ ACTIONS: dict[str, Action] = {
     "bot": Action(_decision, admin.bot_decision, _ask_bot),
     "retry": Action(_nothing, admin.retry_dead_emails),
     "hide": Action(_message, admin.hide_message),
+    "unhide": Action(_message, admin.show_message),
     "abort": Action(
         _reason,
         admin.abort_game,

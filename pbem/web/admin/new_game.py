@@ -232,6 +232,7 @@ def _new_form(key: str) -> NewGameBase:
     if request.method != "POST":
         for i, entry in enumerate(form.seats):
             entry.form.kind.data = "human" if i < engine.GAMES[key].min_players else "none"
+            entry.form.timezone.data = actor().timezone
         form.organiser_email.data = actor().email or ""
     return form
 
