@@ -7,10 +7,22 @@ for one request of a worker at a time (see ``post_worker_init``). Put a bufferin
 README) in front as well: it reads whole requests before gunicorn sees them.
 """
 
+import atexit
 import gc
+import os
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import gunicorn.http.wsgi
+
+from pbem import logs
+
+# No link token in any log line: gunicorn's access log ("GET /play/<token>") and error log ("Error handling request
+# /play/<token>") included. Installed here, in the master, so every worker it forks has it too.
+logs.install()
+
 
 worker_class = "gthread"
 threads = 8
@@ -63,3 +75,28 @@ def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
     _served += 1
     if _served == FREEZE_AFTER:
         _freeze()
+
+
+def on_starting(server: Any) -> None:
+    """Give the workers one metrics folder, empty at start.
+
+    prometheus_client gathers every worker's request timings in files of this folder (its multiprocess mode), which
+    must be named before a worker loads the app. Under systemd it is the unit's runtime folder
+    (``PROMETHEUS_MULTIPROC_DIR=/run/pbem/metrics``); else a private temporary folder, removed when gunicorn exits.
+    Files of a previous run's workers would count twice: they are removed.
+    """
+    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        made = tempfile.mkdtemp(prefix="pbem-metrics-")
+        atexit.register(shutil.rmtree, made, ignore_errors=True)
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = made
+    folder = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker that stopped: its live gauges no longer count (prometheus_client's multiprocess mode)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -11,7 +11,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import config, db, i18n
+from . import config, db, i18n, logs
 from .config import ROOT
 from .core import games
 from .extensions import csrf, login_manager
@@ -26,6 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder="static",
     )
+    logs.install()  # no link token in any log line of this process
     app.jinja_environment = i18n.TranslatingEnvironment  # before the first use of app.jinja_env
     config.load(app, test_config)
     hops = app.config["PROXY_FIX"]
@@ -52,8 +53,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, help, language, play, security, settings
+    from .web import admin, away, check, errors, front, health, help, language, play, security, settings
 
+    app.register_blueprint(health.bp)
+    health.register(app)
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
     app.register_blueprint(play.bp)
@@ -63,7 +66,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(check.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)
-    if app.config["DEVELOPMENT"]:
+    if app.config["DEVELOPMENT"] and app.config["MAIL_BACKEND"] == "mailbox":
         from .web import mailbox
 
         app.register_blueprint(mailbox.bp)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import tomllib
 from pathlib import Path
@@ -63,6 +64,7 @@ def validate(app: Flask) -> None:
     if not isinstance(cfg.get("GAME_FILES", ""), str):
         raise ConfigError("GAME_FILES must be a folder's path (empty: the instance folder's game-files)")
     _validate_database(cfg)
+    _validate_metrics(cfg)
     _validate_admin(cfg)
     _validate_mail(cfg, production)
     _validate_scheduler(cfg, production)
@@ -80,6 +82,21 @@ def _validate_database(cfg: Any) -> None:
     for key, low in (("SQLITE_BUSY_TIMEOUT_MS", 1), ("DB_LOCK_TIMEOUT_MS", 0), ("DB_STATEMENT_TIMEOUT_MS", 0)):
         if type(cfg[key]) is not int or not low <= cfg[key] <= 600_000:
             raise ConfigError(f"{key} must be a whole number of milliseconds from {low} to 600000")
+
+
+def _validate_metrics(cfg: Any) -> None:
+    """Who may read /metrics: a list of addresses or networks, and a bearer token (empty, or long enough)."""
+    allowed = cfg["METRICS_ALLOWED"]
+    if not isinstance(allowed, list):
+        raise ConfigError('METRICS_ALLOWED must be a list of addresses or networks, like ["127.0.0.1/32"]')
+    for network in allowed:
+        try:
+            ipaddress.ip_network(str(network), strict=False)
+        except ValueError:
+            raise ConfigError(f"METRICS_ALLOWED: {network!r} is not an address or network") from None
+    token = cfg["METRICS_TOKEN"]
+    if not isinstance(token, str) or (token and (len(token) < 16 or any(c.isspace() for c in token))):
+        raise ConfigError("METRICS_TOKEN must be empty or at least 16 characters without spaces")
 
 
 def _validate_admin(cfg: Any) -> None:

@@ -4,19 +4,22 @@
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g, has_app_context
-from sqlalchemy import CursorResult, Engine, Executable, event
+from sqlalchemy import CursorResult, Engine, Executable, event, inspect, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session, create_engine
 from werkzeug.routing import IntegerConverter
+
+log = logging.getLogger(__name__)
 
 # The largest row id: PostgreSQL's INTEGER (SQLite's is larger, but ids never get there).
 MAX_ID = 2**31 - 1
@@ -111,9 +114,17 @@ def rows(session: Session, statement: Executable, params: Mapping[str, Any] | No
 
 
 def _close_session(_exc: BaseException | None) -> None:
+    """End the request's read session. Its connection may have been lost after the page was built (a failover,
+    a killed backend): the rollback then fails, which must not turn the finished page into a bare 500."""
     session = g.pop("db_session", None)
-    if session is not None:
+    if session is None:
+        return
+    try:
         session.close()
+    except DBAPIError as exc:
+        log.warning("database connection lost after the request was answered: %s", type(exc.orig).__name__)
+        with suppress(DBAPIError):  # already invalidated: the pool replaces it
+            session.invalidate()
 
 
 def drop_session() -> None:
@@ -230,3 +241,33 @@ def upgrade(engine: Engine) -> None:
             connection.exec_driver_sql("SET LOCAL statement_timeout = 0")  # a migration may rewrite big tables
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "heads")
+
+
+_HEADS: dict[str, frozenset[str]] = {}
+
+
+def schema_heads() -> frozenset[str]:
+    """The newest revisions of our migrations (read once per process: they change only with the code)."""
+    if "heads" not in _HEADS:
+        from alembic.script import ScriptDirectory
+
+        cfg = alembic_config_for_scripts()
+        _HEADS["heads"] = frozenset(ScriptDirectory.from_config(cfg).get_heads())
+    return _HEADS["heads"]
+
+
+def alembic_config_for_scripts() -> Any:
+    """Alembic's configuration for reading our migrations folder (no database)."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    return cfg
+
+
+def schema_revisions(session: Session) -> frozenset[str]:
+    """The revisions the database says it is at (empty before the first ``pbem db-upgrade``)."""
+    connection = session.connection()
+    if not inspect(connection).has_table("alembic_version"):
+        return frozenset()
+    return frozenset(str(v) for v in connection.execute(text("SELECT version_num FROM alembic_version")).scalars())

@@ -247,3 +247,20 @@ class Message(SQLModel, table=True):
     text: str = Field(max_length=280)
     created_at: datetime = _ts()
     hidden_at: datetime | None = _when()
+
+
+class SchedulerBeat(SQLModel, table=True):
+    """The heartbeat of one scheduler job: when it last finished a run, how long that run took, and how many runs
+    and items (emails sent, reminders queued, deadlines applied …) all schedulers did in total. One row per job,
+    shared by every scheduler process; read by ``/readyz`` and ``/metrics``."""
+
+    __tablename__ = "scheduler_beat"
+
+    job: str = Field(primary_key=True, max_length=32)
+    beat_at: datetime = _ts()
+    seconds: float = 0.0
+    """How long the last run took."""
+    runs: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    done: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
+    host: str = Field(default="", max_length=64)
+    """The scheduler that ran it last (host name and process id)."""

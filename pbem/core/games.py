@@ -7,6 +7,7 @@ snapshot are stored together or not at all.
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import zlib
@@ -149,10 +150,17 @@ def game_files(folder: Path | None, rules: Rules, spec: OptionField) -> list[str
         return []
     place = folder / rules.key
     try:
-        found = [p.name for p in place.iterdir() if p.is_file() and p.name.endswith(spec.files)]
+        if place.is_symlink():  # a link could lead anywhere the server can read: never followed
+            return []
+        found = [p.name for p in place.iterdir() if _plain_file(p) and p.name.endswith(spec.files)]
     except OSError:
         return []
     return sorted(n for n in found if _FILE_NAME.fullmatch(n))
+
+
+def _plain_file(path: Path) -> bool:
+    """A regular file itself, not a symbolic link to one."""
+    return not path.is_symlink() and path.is_file()
 
 
 def read_game_file(folder: Path | None, rules: Rules, spec: OptionField, name: str) -> dict[str, str]:
@@ -164,11 +172,13 @@ def read_game_file(folder: Path | None, rules: Rules, spec: OptionField, name: s
         )
     path = folder / rules.key / name
     try:
-        if path.stat().st_size > MAX_GAME_FILE:
-            raise ValueError(
-                i18n.text(N_("%(option)s: the file %(name)s is larger than 1 MB"), option=spec.label, name=name)
-            )
-        text = path.read_text(encoding="utf-8")
+        # O_NOFOLLOW: a file swapped for a symbolic link since it was listed is refused, not followed.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), encoding="utf-8") as file:
+            if os.fstat(file.fileno()).st_size > MAX_GAME_FILE:
+                raise ValueError(
+                    i18n.text(N_("%(option)s: the file %(name)s is larger than 1 MB"), option=spec.label, name=name)
+                )
+            text = file.read()
     except (OSError, UnicodeDecodeError):
         raise ValueError(
             i18n.text(N_("%(option)s: the file %(name)s cannot be read as UTF-8 text"), option=spec.label, name=name)

@@ -308,7 +308,10 @@ class _Batch:
                 .values(**values)
             )
         if cast(CursorResult[Any], result).rowcount != 1:
-            log.warning("outbox %s: the claim was lost before its result (%s) was recorded", email.id, values)
+            # Ids and the status only: the values hold the whole email (its links and the reader's hand).
+            log.warning(
+                "outbox %s: the claim was lost before its result (%s) was recorded", email.id, values.get("status")
+            )
 
     def sent(self, email: Outgoing) -> None:
         """Record a delivered row; the server has it, so a database error (SQLite locked, PostgreSQL restarting)

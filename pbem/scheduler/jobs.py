@@ -12,9 +12,13 @@ development server when SCHEDULER_IN_WEB is true. ``create_app`` never starts on
 from __future__ import annotations
 
 import logging
+import os
 import signal
+import socket
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from types import FrameType
 
@@ -25,8 +29,11 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_babel import gettext as _
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.serving import run_simple
 
+from .. import db
+from ..core import health
 from ..mail import sender
 from ..models import utcnow
 from . import sweeps
@@ -38,34 +45,57 @@ JOB_DEFAULTS = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None
 
 def send_mail_job(app: Flask) -> None:
     """Send the queued emails that are due (one pass of the outbox sender)."""
-    with app.app_context():
+    with app.app_context(), _beating("send-mail") as done:
         report = sender.send_due()
+        done.append(report.sent)
         if report.claimed:
             log.info("outbox: %s", report)
 
 
 def deadline_job(app: Flask) -> None:
     """Apply the timeout policy of every game whose deadline passed."""
-    with app.app_context():
+    with app.app_context(), _beating("deadlines") as done:
         applied = sweeps.deadline_sweep(now=utcnow())
+        done.append(applied)
         if applied:
             log.info("deadlines: %d applied", applied)
 
 
 def reminder_job(app: Flask) -> None:
     """Queue the reminders that are due."""
-    with app.app_context():
+    with app.app_context(), _beating("reminders") as done:
         queued = sweeps.reminder_sweep(now=utcnow())
+        done.append(queued)
         if queued:
             log.info("reminders: %d queued", queued)
 
 
 def digest_job(app: Flask) -> None:
     """Queue the daily digests that are due."""
-    with app.app_context():
+    with app.app_context(), _beating("digests") as done:
         queued = sweeps.digest_sweep(now=utcnow())
+        done.append(queued)
         if queued:
             log.info("digests: %d queued", queued)
+
+
+HOST = f"{socket.gethostname()[:50]}:{os.getpid()}"
+
+
+@contextmanager
+def _beating(job: str) -> Iterator[list[int]]:
+    """Run a job's body, then record its heartbeat (``/readyz``, ``/metrics``): when it finished, how long it took
+    and what it did (the numbers the body appends). A run that fails records nothing: its heartbeat ages."""
+    started = time.monotonic()
+    done: list[int] = []
+    yield done
+    try:
+        with db.write_session() as session:
+            health.beat(
+                session=session, job=job, now=utcnow(), seconds=time.monotonic() - started, done=sum(done), host=HOST
+            )
+    except SQLAlchemyError as exc:  # the next run tries again; meanwhile the heartbeat ages, as it should
+        log.warning("%s: the heartbeat could not be recorded: %s", job, type(exc).__name__)
 
 
 JOBS: tuple[tuple[str, Callable[[Flask], None], str], ...] = (

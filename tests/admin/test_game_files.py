@@ -97,3 +97,18 @@ def test_the_command_line_takes_a_card_set_file(app: Flask, folder: Path) -> Non
     with app.app_context():
         (game,) = db.get_session().exec(select(Game)).all()
         assert game.name == "Club night" and game.options["card_set"]["source"] == "club.toml"
+
+
+def test_symbolic_links_in_the_folder_are_not_followed(app: Flask, folder: Path, admin_client: FlaskClient) -> None:
+    """A link in the game's folder (to a file anywhere the server may read, or the game's folder itself a link) is
+    neither offered nor read."""
+    (folder / KEY / "linked.toml").symlink_to(folder / "secret.toml")
+    page = admin_client.get(f"/admin/games/new?game={KEY}").get_data(as_text=True)
+    assert "linked.toml" not in page and "club.toml" in page
+    status, _body = create(admin_client, KEY, BOTS | {"options-card_set": "file:linked.toml"})
+    assert status == 200, "the form again, with the field's error"
+    elsewhere = folder.parent / f"{folder.name}-elsewhere"
+    (folder / KEY).rename(elsewhere)
+    (folder / KEY).symlink_to(elsewhere, target_is_directory=True)
+    page = admin_client.get(f"/admin/games/new?game={KEY}").get_data(as_text=True)
+    assert "club.toml" not in page

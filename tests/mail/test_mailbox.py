@@ -218,3 +218,14 @@ def test_the_filter_takes_a_bare_address_too(app: Flask, client: FlaskClient, pu
     put_email(app, subject="not for ann", to="Joanne <joann@example.com>")
     assert [subject for subject, _ in _listed(client.get("/mailbox?to=ann@example.com").text)] == ["for ann"]
     assert _listed(client.get("/mailbox?to=ann%25@example.com").text) == []
+
+
+@pytest.mark.parametrize(("backend", "status"), [("mailbox", 200), ("smtp", 404)])
+def test_the_mailbox_exists_only_with_the_mailbox_backend(tmp_path: Path, backend: str, status: int) -> None:
+    """In development with real SMTP mail, /mailbox would show every player's email (and links) to anyone."""
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path}/x.sqlite3", "MAIL_BACKEND": backend})
+    with app.app_context():
+        db.upgrade(db.get_engine())
+    assert app.config["DEVELOPMENT"]
+    assert app.test_client().get("/mailbox").status_code == status
+    app.extensions["pbem_engine"].dispose()

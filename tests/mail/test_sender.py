@@ -575,3 +575,25 @@ def test_send_due_needs_no_request_and_reports_nothing_to_do(smtp_app: Flask) ->
     report = _send(smtp_app, at=datetime(2030, 1, 1, tzinfo=UTC))
     assert report == SendReport()
     assert str(report) == "claimed 0: sent 0, retried 0, dead 0"
+
+
+def test_a_lost_claim_is_logged_by_id_only(
+    smtp_app: Flask, smtp_server: SMTPServer, put_email: Put, caplog: pytest.LogCaptureFixture, monkeypatch: Any
+) -> None:
+    """Another sender took the claim over while this one delivered: the warning names the email's id and result,
+    never its text (links, the reader's hand)."""
+    email_id = put_email(
+        smtp_app, text="Your hand: SECRET-HAND-7\nhttps://x/play/abc.def.ghi\n", html="<p>SECRET-HAND-7</p>"
+    )
+    built = sender.build_message
+
+    def build_then_lose_the_claim(email: Any, **kw: Any) -> Any:
+        with db.write_session() as session:
+            session.get(OutboxEmail, email.id).claimed_by = "another-sender"  # type: ignore[union-attr]
+        return built(email, **kw)
+
+    monkeypatch.setattr(sender, "build_message", build_then_lose_the_claim)
+    with caplog.at_level("WARNING"):
+        _send(smtp_app)
+    assert f"outbox {email_id}: the claim was lost before its result (sent) was recorded" in caplog.text
+    assert "SECRET-HAND" not in caplog.text and "abc.def" not in caplog.text

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, g
 from flask.testing import FlaskClient
 from sqlalchemy import Engine, create_engine, event, text
 
@@ -351,3 +351,34 @@ def test_a_retried_request_shows_its_message_once(make_app: AppMaker, pg_admin: 
     assert len(killed) == 1 and response.status_code == 303
     page = client.get(response.location).get_data(as_text=True)
     assert page.count("Already played") == 1
+
+
+@pytest.mark.parametrize("database_url", POSTGRES, indirect=True)
+def test_a_connection_lost_after_the_page_was_built_still_answers_the_page(
+    make_app: AppMaker, pg_admin: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The read session's rollback at teardown fails on a killed backend: the page that was built is answered (no
+    bare 500 from gunicorn), the log says so without the link, and the next request gets a fresh connection."""
+    app = make_app()
+    table = people(app)
+    personal = table.personal(0)
+    killed: list[int] = []
+
+    @app.after_request
+    def _kill_after_the_view(response: Any) -> Any:
+        session = g.get("db_session")
+        if not killed and session is not None and session.in_transaction():
+            pid = session.connection().connection.dbapi_connection.info.backend_pid
+            with pg_admin.connect() as other:
+                assert other.execute(text("SELECT pg_terminate_backend(:pid, 10000)"), {"pid": pid}).scalar()
+            killed.append(pid)
+        return response
+
+    client = app.test_client()
+    with caplog.at_level(logging.WARNING):
+        response = client.get(f"/play/{personal}?log=1")
+    assert killed, "the request held a read transaction when its connection was killed"
+    assert response.status_code == 200 and "ann" in response.get_data(as_text=True)
+    assert "connection lost after the request was answered" in caplog.text
+    assert personal not in caplog.text
+    assert client.get(f"/play/{personal}").status_code == 200
