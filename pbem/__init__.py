@@ -53,7 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, health, help, language, play, security, settings
+    from .web import admin, away, check, errors, front, health, help, language, mine, play, security, settings
 
     app.register_blueprint(health.bp)
     health.register(app)
@@ -63,6 +63,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["game_style_url"] = play.style_url
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
+    app.register_blueprint(mine.bp)
     app.register_blueprint(check.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)

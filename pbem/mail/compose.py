@@ -95,6 +95,11 @@ def settings_url(game: Game, seat: Seat) -> str:
     return links.external_url("settings.page", token=links.settings_token(game.id or 0, seat.position, seat.nonce))
 
 
+def mine_url(address: str) -> str:
+    """The "my games" page of an address: every game it plays here."""
+    return links.external_url("mine.page", token=links.mine_token(address))
+
+
 def seat_headers(game: Game, seat: Seat, *, root: bool) -> dict[str, str]:
     """Threading (unless this is the thread's root) and RFC 8058 one-click unsubscribe headers."""
     headers = {
@@ -151,6 +156,7 @@ def _base(game: Game, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
         "personal_url": personal_url(game, seat),
         "settings_url": settings_url(game, seat),
         "rules_url": rules_url(game, seat),
+        "mine_url": mine_url(seat.email) if seat.email else None,
     }
 
 
@@ -355,7 +361,8 @@ def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
     ]
     titles = {games.rules_of(game).title for game, _seat in entries}
     title = titles.pop() if len(titles) == 1 else _("Board games")
-    text, html = render("lost_links", games=shown, game_title=title, link_days=current_app.config["PERSONAL_LINK_DAYS"])
+    days = current_app.config["PERSONAL_LINK_DAYS"]
+    text, html = render("lost_links", games=shown, game_title=title, link_days=days, mine_url=mine_url(to))
     return Email("lost_links", to, _("Your links to your games"), text, html)
 
 

@@ -41,7 +41,10 @@ def page(token: str) -> Any:
     """The seat's page; for a move link, with that move ready to confirm."""
     data = pages.seat_page(session=db.get_session(), link=tokens.link())
     say = request.args.get("say", "")[: talk.LONGEST]
-    return render_template("play/page.html", page=data, parts=parts_of(data.key), say=say if say.strip() else "")
+    mine = links.mine_token(data.seat.email) if data.seat.email and not data.seat.is_bot else None
+    return render_template(
+        "play/page.html", page=data, parts=parts_of(data.key), say=say if say.strip() else "", mine_token=mine
+    )
 
 
 @bp.get("/play/<token>/log")
