@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
@@ -11,6 +13,7 @@ from sqlmodel import col, select
 import engine
 
 from . import admin, config, db, i18n, timing
+from .admin import maintenance
 from .core import checks, games, links, seats
 from .core.errors import ServiceError
 from .flows import games as game_flows
@@ -23,6 +26,8 @@ def register(app: Flask) -> None:
     """Add the pbem commands to the app's CLI."""
     for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin):
         app.cli.add_command(command)
+    for command in (backup_command, restore_command, verify_command):
+        app.cli.add_command(command)
     for command in (jobs.scheduler_command, jobs.serve_command):
         app.cli.add_command(command)
     app.cli.add_command(i18n_group)
@@ -30,6 +35,63 @@ def register(app: Flask) -> None:
 
 def _personal_url(game_id: int, seat: int, nonce: str) -> str:
     return links.external_url("play.page", token=links.personal_token(game_id, seat, nonce))
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@with_appcontext
+def backup_command(file: Path) -> None:
+    """Write a backup of the database to FILE (SQLite: a copy made while the server runs; PostgreSQL: pg_dump)."""
+    try:
+        maintenance.backup(db.get_engine(), file)
+    except maintenance.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(_("backup written to %(file)s", file=str(file)))
+
+
+@click.command("restore")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@with_appcontext
+def restore_command(file: Path) -> None:
+    """Restore the backup FILE into the configured database, which must be empty."""
+    try:
+        restored = maintenance.restore(db.get_engine(), file)
+    except maintenance.BackupError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(_("restored from %(file)s", file=str(file)))
+    click.echo(
+        _(
+            "%(unsent)s emails had not been sent when the backup was taken (%(in_flight)s of them were being sent): "
+            "the scheduler sends them now, so any that went out after the backup arrive twice.",
+            unsent=restored.unsent,
+            in_flight=restored.in_flight,
+        )
+    )
+    click.echo(_("Next: pbem db-upgrade, then pbem verify --all, then start the server and the scheduler."))
+
+
+@click.command("verify")
+@click.option("--all", "every", is_flag=True, help="every game")
+@click.option("--game", "game_ids", type=int, multiple=True, help="this game (may be given more than once)")
+@with_appcontext
+def verify_command(every: bool, game_ids: tuple[int, ...]) -> None:
+    """Replay games' logs against their stored state, and check their waits and the outbox; exit 1 on a problem."""
+    if not every and not game_ids:
+        raise click.UsageError(_("say which games: --all or --game ID"))
+    report = maintenance.verify(session=db.get_session(), game_ids=None if every else list(game_ids))
+    for problem in report.problems:
+        click.echo(problem, err=True)
+    click.echo(
+        _(
+            "%(games)s games checked, %(problems)s problems; %(unsent)s emails waiting to be sent, %(dead)s dead",
+            games=report.games,
+            problems=len(report.problems),
+            unsent=report.unsent,
+            dead=report.dead,
+        )
+    )
+    if report.problems:
+        raise SystemExit(1)
 
 
 @click.command("db-upgrade")

@@ -172,15 +172,18 @@ def _validate_mail(cfg: Any, production: bool) -> None:
         ("MAIL_RETRY_MAX_SECONDS", cfg["MAIL_RETRY_BASE_SECONDS"], 86400),
         ("MAIL_RETRY_FOR_HOURS", 1, 90 * 24),
         ("MAIL_STUCK_NOTICE_MINUTES", 1, 7 * 24 * 60),
-        ("MAIL_STALE_CLAIM_SECONDS", 60, 86400),
+        ("MAIL_STALE_CLAIM_SECONDS", 20, 86400),
     ):
         if type(cfg[key]) is not int or not low <= cfg[key] <= top:
             raise ConfigError(f"{key} must be a whole number from {low} to {top}")
-    if cfg["MAIL_STALE_CLAIM_SECONDS"] < 12 * timeout:
+    if cfg["MAIL_STALE_CLAIM_SECONDS"] < 4 * timeout:
         raise ConfigError(
-            "MAIL_STALE_CLAIM_SECONDS must be at least 12 times MAIL_TIMEOUT: a sender that is still working "
+            "MAIL_STALE_CLAIM_SECONDS must be at least 4 times MAIL_TIMEOUT: a sender that is still working "
             "must never look stopped"
         )
+    rate = cfg["MAIL_RATE_PER_SECOND"]
+    if type(rate) not in (int, float) or not 0 <= rate <= 10_000:
+        raise ConfigError("MAIL_RATE_PER_SECOND must be a number of emails a second from 0 (no limit) to 10000")
 
 
 def _validate_scheduler(cfg: Any, production: bool) -> None:

@@ -10,6 +10,7 @@ import secrets
 import smtplib
 import socket
 import ssl
+import threading
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -119,6 +120,14 @@ class SendReport:
     dropped: int = 0
     resumed: int = 0
     stuck_notices: int = 0
+    unreachable: bool = False
+    """The server could not be reached or the connection was lost (or the claim ran late): no next batch now."""
+
+    def add(self, other: SendReport) -> None:
+        """Count ``other``'s figures in too."""
+        for name in ("claimed", "sent", "retried", "dead", "released", "dropped", "resumed", "stuck_notices"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.unreachable = self.unreachable or other.unreachable
 
     def __str__(self) -> str:
         text = f"claimed {self.claimed}: sent {self.sent}, retried {self.retried}, dead {self.dead}"
@@ -279,12 +288,20 @@ class _Batch:
         self.retry_for = timedelta(hours=cfg["MAIL_RETRY_FOR_HOURS"])
         self.base: int = cfg["MAIL_RETRY_BASE_SECONDS"]
         self.cap: int = cfg["MAIL_RETRY_MAX_SECONDS"]
-        stale: int = cfg["MAIL_STALE_CLAIM_SECONDS"]
-        start = time.monotonic()
-        # Past half the stale time, start nothing new: another sender may take the claim over at the full time.
-        self.deadline = start + stale / 2
-        # Recording "sent" is tried again until this, well before the claim could look stale.
-        self.record_deadline = start + stale * 0.9
+        self.stale: int = cfg["MAIL_STALE_CLAIM_SECONDS"]
+        self.renewed = time.monotonic()
+        """When the claim was last made or renewed (``_Renewal``): the deadlines count from it."""
+
+    @property
+    def deadline(self) -> float:
+        """Past half the stale time since the claim was last renewed, start nothing new: another sender may take
+        the claim over at the full time."""
+        return self.renewed + self.stale / 2
+
+    @property
+    def record_deadline(self) -> float:
+        """Recording "sent" is tried again until this, well before the claim could look stale."""
+        return self.renewed + self.stale * 0.9
 
     def _stamp(self) -> datetime:
         return self.now if self.now is not None else utcnow()
@@ -430,37 +447,34 @@ class _Batch:
         for email, _prepared in self.prepare(batch):
             self.sent(email)
 
-    def over_smtp(self, batch: list[Outgoing]) -> None:
+    def over_smtp(self, batch: list[Outgoing], courier: Courier) -> None:
         ready = self.prepare(batch)
         if not ready:
             return
-        state = current_app.extensions["mail"]
-        connection = _Connection(state, current_app.config["MAIL_TIMEOUT"], _ehlo_name())
+        fresh = courier.host is None
         try:
-            host = connection.configure_host()
+            host = courier.connection()
         except Exception as exc:  # refused, timed out, TLS or login failed: nothing was sent, all is retried
-            error = f"{CONNECTING}{state.server}:{state.port}: {_describe(exc)}"
+            error = f"{CONNECTING}{courier.where}: {_describe(exc)}"
             for email, _prepared in ready:
                 self.failed(email, error, permanent=False)
+            self.report.unreachable = True
             return
-        try:
-            self.resume_waiting()
-        except SQLAlchemyError:  # they are still due at their own time
-            log.exception("outbox: could not make the emails waiting on the server due")
-        try:
-            self._send_all(host, ready)
-        finally:
+        if fresh:
             try:
-                host.quit()
-            except OSError:  # after DATA was accepted, a failing QUIT changes nothing
-                host.close()
+                self.resume_waiting()
+            except SQLAlchemyError:  # they are still due at their own time
+                log.exception("outbox: could not make the emails waiting on the server due")
+        self._send_all(host, ready, courier)
 
-    def _send_all(self, host: smtplib.SMTP, ready: list[tuple[Outgoing, Prepared]]) -> None:
+    def _send_all(self, host: smtplib.SMTP, ready: list[tuple[Outgoing, Prepared]], courier: Courier) -> None:
         for index, (email, prepared) in enumerate(ready):
             if time.monotonic() > self.deadline:
                 for rest, _prepared in ready[index:]:
                     self.release(rest)
+                self.report.unreachable = True  # the database lags behind: no next batch in this pass
                 return
+            courier.pace()
             try:
                 host.sendmail(prepared.envelope_from, [prepared.recipient], prepared.data)
             except smtplib.SMTPRecipientsRefused as exc:
@@ -474,6 +488,8 @@ class _Batch:
                 if not isinstance(exc, OSError):
                     log.exception("outbox %s: unexpected error while sending", email.id)
                 error = f"connection lost: {_describe(exc)}"
+                courier.drop()
+                self.report.unreachable = True
                 for rest, _prepared in ready[index:]:
                     self.failed(rest, error, permanent=False)
                 return
@@ -488,9 +504,103 @@ def _claimer_id() -> str:
     return f"{socket.gethostname()[:24]}:{os.getpid()}:{secrets.token_hex(6)}"
 
 
-def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit: int | None = None) -> SendReport:
+class Courier:
+    """Delivery over one SMTP connection, kept open from batch to batch while it stays healthy (checked with NOOP
+    before it is used again), at most MAIL_RATE_PER_SECOND emails a second (0: as fast as the server takes them)."""
+
+    def __init__(self) -> None:
+        cfg = current_app.config
+        self.state = current_app.extensions["mail"]
+        self.timeout: float = cfg["MAIL_TIMEOUT"]
+        self.rate: float = cfg["MAIL_RATE_PER_SECOND"]
+        self.where = f"{self.state.server}:{self.state.port}"
+        self.host: smtplib.SMTP | None = None
+        self._next = 0.0
+
+    def connection(self) -> smtplib.SMTP:
+        """The open connection if it still answers, else a new one (raises what connecting raises)."""
+        if self.host is not None:
+            try:
+                if self.host.noop()[0] == 250:
+                    return self.host
+            except Exception:  # gone (closed by the server, reset, timed out): connect again
+                log.info("outbox: the SMTP connection to %s was closed; connecting again", self.where)
+            self.drop()
+        self.host = _Connection(self.state, self.timeout, _ehlo_name()).configure_host()
+        return self.host
+
+    def pace(self) -> None:
+        """Wait, if needed, so that emails leave at most ``rate`` a second."""
+        if self.rate <= 0:
+            return
+        now = time.monotonic()
+        if self._next > now:
+            time.sleep(self._next - now)
+        self._next = max(now, self._next) + 1 / self.rate
+
+    def drop(self) -> None:
+        """Forget a connection that failed (closed without QUIT)."""
+        if self.host is not None:
+            try:
+                self.host.close()
+            finally:
+                self.host = None
+
+    def close(self) -> None:
+        """End the connection politely (QUIT); a failing QUIT changes nothing: what the server accepted stays sent."""
+        if self.host is not None:
+            try:
+                self.host.quit()
+            except (OSError, smtplib.SMTPException):
+                self.host.close()
+            self.host = None
+
+
+class _Renewal:
+    """Keeps a batch's claim fresh while it is delivered: every quarter of MAIL_STALE_CLAIM_SECONDS its rows'
+    ``claimed_at`` is set again, so another sender takes them over only when this one stopped (killed, machine
+    gone): a dead sender's emails go out again within about a minute, a live one's never twice."""
+
+    def __init__(self, engine: Engine, claimer: str, batch: _Batch) -> None:
+        self.engine = engine
+        self.claimer = claimer
+        self.batch = batch
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="pbem-claim-renewal", daemon=True)
+
+    def __enter__(self) -> _Renewal:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.batch.stale / 4):
+            try:
+                with db.write_session(self.engine) as session:
+                    session.execute(
+                        update(OutboxEmail)
+                        .where(col(OutboxEmail.status) == "sending", col(OutboxEmail.claimed_by) == self.claimer)
+                        .values(claimed_at=self.batch._stamp())
+                        .execution_options(synchronize_session=False)
+                    )
+                self.batch.renewed = time.monotonic()
+            except SQLAlchemyError as exc:  # the deadlines keep counting from the last renewal
+                log.warning("outbox: the claim %s could not be renewed: %s", self.claimer, type(exc).__name__)
+
+
+def send_due(
+    *,
+    engine: Engine | None = None,
+    now: datetime | None = None,
+    limit: int | None = None,
+    courier: Courier | None = None,
+) -> SendReport:
     """Send what is due: claim a batch (at most ``limit``, default MAIL_BATCH) in one short transaction, deliver
-    it outside any transaction (one SMTP connection per batch, or the mailbox), then record each result.
+    it outside any transaction (over ``courier``'s SMTP connection, or one of its own, or to the mailbox), then
+    record each result. While it delivers, the claim is renewed (``_Renewal``).
 
     A refused or lost connection, a timeout, a 4xx reply or a refused sender is retried with a capped
     backoff for MAIL_RETRY_FOR_HOURS after the email was queued; only a 5xx refusing the recipient or the
@@ -510,12 +620,40 @@ def send_due(*, engine: Engine | None = None, now: datetime | None = None, limit
     report = SendReport(claimed=len(batch))
     if batch:
         delivery = _Batch(engine, claimer, now, report)
-        if cfg["MAIL_BACKEND"] == "smtp":
-            delivery.over_smtp(batch)
-        else:
-            delivery.to_mailbox(batch)
+        with _Renewal(engine, claimer, delivery):
+            if cfg["MAIL_BACKEND"] != "smtp":
+                delivery.to_mailbox(batch)
+            elif courier is not None:
+                delivery.over_smtp(batch, courier)
+            else:
+                own = Courier()
+                try:
+                    delivery.over_smtp(batch, own)
+                finally:
+                    own.close()
     report.stuck_notices = _tell_organisers(engine, now or utcnow())
     return report
+
+
+def send_while_full(
+    *, engine: Engine | None = None, stop: threading.Event | None = None, after_batch: Any = None
+) -> SendReport:
+    """Send batch after batch over one SMTP connection while the batches come back full (a backlog after an
+    outage goes out at the server's speed, or MAIL_RATE_PER_SECOND), until a batch is not full, the server cannot
+    be reached, or ``stop`` is set; ``after_batch(report)`` is called after each batch. The scheduler's pass."""
+    total = SendReport()
+    limit: int = current_app.config["MAIL_BATCH"]
+    courier = Courier()
+    try:
+        while True:
+            report = send_due(engine=engine, courier=courier)
+            total.add(report)
+            if after_batch is not None:
+                after_batch(report)
+            if report.claimed < limit or report.unreachable or (stop is not None and stop.is_set()):
+                return total
+    finally:
+        courier.close()
 
 
 def _tell_organisers(engine: Engine, now: datetime) -> int:

@@ -40,14 +40,22 @@ from . import sweeps
 
 log = logging.getLogger(__name__)
 EXTENSION = "pbem_scheduler"
+STOPPING = "pbem_scheduler_stopping"
+"""The app's event set when its scheduler stops: a long sending pass ends after its batch."""
 JOB_DEFAULTS = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
 
 
 def send_mail_job(app: Flask) -> None:
-    """Send the queued emails that are due (one pass of the outbox sender)."""
-    with app.app_context(), _beating("send-mail") as done:
-        report = sender.send_due()
-        done.append(report.sent)
+    """Send the queued emails that are due: batch after batch while they come back full, over one SMTP
+    connection, with a heartbeat after each batch (a long backlog never looks like a stopped scheduler)."""
+    with app.app_context():
+        started = [time.monotonic()]
+
+        def _after_batch(report: sender.SendReport) -> None:
+            _beat("send-mail", time.monotonic() - started[0], report.sent)
+            started[0] = time.monotonic()
+
+        report = sender.send_while_full(stop=app.extensions.get(STOPPING), after_batch=_after_batch)
         if report.claimed:
             log.info("outbox: %s", report)
 
@@ -89,12 +97,15 @@ def _beating(job: str) -> Iterator[list[int]]:
     started = time.monotonic()
     done: list[int] = []
     yield done
+    _beat(job, time.monotonic() - started, sum(done))
+
+
+def _beat(job: str, seconds: float, done: int) -> None:
+    """Record a job's heartbeat; a database that cannot take it is only logged (the heartbeat ages, as it should)."""
     try:
         with db.write_session() as session:
-            health.beat(
-                session=session, job=job, now=utcnow(), seconds=time.monotonic() - started, done=sum(done), host=HOST
-            )
-    except SQLAlchemyError as exc:  # the next run tries again; meanwhile the heartbeat ages, as it should
+            health.beat(session=session, job=job, now=utcnow(), seconds=seconds, done=done, host=HOST)
+    except SQLAlchemyError as exc:
         log.warning("%s: the heartbeat could not be recorded: %s", job, type(exc).__name__)
 
 
@@ -135,6 +146,7 @@ def start(app: Flask) -> BackgroundScheduler:
     if running is not None:
         return running
     scheduler = build(app)
+    app.extensions[STOPPING] = threading.Event()
     scheduler.start()
     app.extensions[EXTENSION] = scheduler
     log.info("scheduler started: %s", ", ".join(job.id for job in scheduler.get_jobs()))
@@ -144,6 +156,9 @@ def start(app: Flask) -> BackgroundScheduler:
 def stop(app: Flask) -> None:
     """Stop the app's scheduler (if it runs), letting running jobs finish."""
     scheduler: BackgroundScheduler | None = app.extensions.pop(EXTENSION, None)
+    stopping: threading.Event | None = app.extensions.get(STOPPING)
+    if stopping is not None:
+        stopping.set()
     if scheduler is not None:
         scheduler.shutdown(wait=True)
         log.info("scheduler stopped")

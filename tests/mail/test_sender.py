@@ -392,9 +392,9 @@ def test_a_crashed_senders_claim_is_taken_over(
     t0 = utcnow()
     with smtp_app.app_context(), db.write_session() as session:
         assert outbox.claim_due(session=session, now=t0, limit=10, claimer="crashed:1:dead")
-    assert _send(smtp_app, at=t0 + timedelta(seconds=300)).claimed == 0, "a live claim is left alone"
+    assert _send(smtp_app, at=t0 + timedelta(seconds=59)).claimed == 0, "a live claim is left alone"
     with caplog.at_level("WARNING", logger="pbem.mail.outbox"):
-        assert _send(smtp_app, at=t0 + timedelta(seconds=601)).sent == 1
+        assert _send(smtp_app, at=t0 + timedelta(seconds=61)).sent == 1, "a minute without renewal: taken over"
     row = _row(smtp_app, email)
     assert row.status == "sent"
     [received] = smtp_server.messages
@@ -409,7 +409,7 @@ def test_a_slow_batch_stops_before_its_claim_could_look_stale(
     """Past half of MAIL_STALE_CLAIM_SECONDS a sender starts nothing new and releases the rest unsent,
     so another sender taking over a stale claim can never send an email this one is still sending."""
     ids = [put_email(smtp_app, to=f"p{n}@example.com") for n in range(3)]
-    ticks = iter(range(0, 10_000, 200))  # the batch starts at 0 (deadline 300 s), each check is 200 s later
+    ticks = iter(range(0, 10_000, 20))  # the batch starts at 0 (deadline 30 s), each check is 20 s later
     monkeypatch.setattr("pbem.mail.sender.time", SimpleNamespace(monotonic=lambda: next(ticks)))
     report = _send(smtp_app)
     assert (report.claimed, report.sent, report.released, report.retried) == (3, 1, 2, 0)
@@ -465,7 +465,9 @@ def _make(database_url: str, **config: Any) -> Flask:
         ({"MAIL_RETRY_FOR_HOURS": 0}, "MAIL_RETRY_FOR_HOURS"),
         ({"MAIL_RETRY_FOR_HOURS": "72"}, "MAIL_RETRY_FOR_HOURS"),
         ({"MAIL_STUCK_NOTICE_MINUTES": 0}, "MAIL_STUCK_NOTICE_MINUTES"),
-        ({"MAIL_STALE_CLAIM_SECONDS": 100, "MAIL_TIMEOUT": 10}, "12 times MAIL_TIMEOUT"),
+        ({"MAIL_STALE_CLAIM_SECONDS": 30, "MAIL_TIMEOUT": 10}, "4 times MAIL_TIMEOUT"),
+        ({"MAIL_RATE_PER_SECOND": -1}, "MAIL_RATE_PER_SECOND"),
+        ({"MAIL_RATE_PER_SECOND": "fast"}, "MAIL_RATE_PER_SECOND"),
     ],
 )
 def test_bad_mail_settings_are_refused(tmp_path: Path, config: dict[str, Any], words: str) -> None:
@@ -497,7 +499,7 @@ def test_default_mail_settings(tmp_path: Path) -> None:
     assert (cfg["MAIL_RETRY_BASE_SECONDS"], cfg["MAIL_RETRY_MAX_SECONDS"], cfg["MAIL_STALE_CLAIM_SECONDS"]) == (
         60,
         15 * 60,
-        600,
+        60,
     )
     assert cfg["MAIL_RETRY_FOR_HOURS"] >= 72, "a relay down for a long weekend loses nothing"
     assert cfg["MAIL_STUCK_NOTICE_MINUTES"] == 60
@@ -597,3 +599,69 @@ def test_a_lost_claim_is_logged_by_id_only(
         _send(smtp_app)
     assert f"outbox {email_id}: the claim was lost before its result (sent) was recorded" in caplog.text
     assert "SECRET-HAND" not in caplog.text and "abc.def" not in caplog.text
+
+
+# Full speed: batch after batch over one connection, a rate cap, claims renewed while sending
+
+
+def test_a_backlog_goes_out_in_one_pass_over_one_connection(
+    make_mail_app: Any, smtp_server: SMTPServer, put_email: Put, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_mail_app(MAIL_SERVER=smtp_server.host, MAIL_PORT=smtp_server.port, MAIL_BATCH=5)
+    for n in range(23):
+        put_email(app, to=f"p{n}@example.com")
+    connections: list[int] = []
+    opened = sender._Connection.configure_host
+
+    def counted(self: Any) -> Any:
+        connections.append(1)
+        return opened(self)
+
+    monkeypatch.setattr(sender._Connection, "configure_host", counted)
+    batches: list[int] = []
+    with app.app_context():
+        report = sender.send_while_full(after_batch=lambda r: batches.append(r.sent))
+    assert (report.claimed, report.sent) == (23, 23) and batches == [5, 5, 5, 5, 3]
+    assert len(connections) == 1, "one SMTP connection for the whole backlog"
+    assert len({m["Message-ID"] for m in smtp_server.messages}) == len(smtp_server.messages) == 23
+
+
+def test_a_pass_stops_when_the_server_cannot_be_reached(make_mail_app: Any, put_email: Put) -> None:
+    app = make_mail_app(MAIL_SERVER="127.0.0.1", MAIL_PORT=free_port(), MAIL_BATCH=2)
+    for n in range(7):
+        put_email(app, to=f"p{n}@example.com")
+    with app.app_context():
+        report = sender.send_while_full()
+    assert (report.claimed, report.retried, report.unreachable) == (2, 2, True), "one batch, then it waits"
+
+
+def test_the_rate_cap_spaces_the_emails(make_mail_app: Any, smtp_server: SMTPServer, put_email: Put) -> None:
+    app = make_mail_app(MAIL_SERVER=smtp_server.host, MAIL_PORT=smtp_server.port, MAIL_RATE_PER_SECOND=20)
+    for n in range(11):
+        put_email(app, to=f"p{n}@example.com")
+    started = time.monotonic()
+    with app.app_context():
+        assert sender.send_while_full().sent == 11
+    assert time.monotonic() - started >= 10 / 20, "11 emails at 20 a second take at least half a second"
+
+
+def test_a_claim_is_renewed_while_its_batch_is_sent(smtp_app: Flask, put_email: Put) -> None:
+    """A live sender keeps its rows' claims fresh, so no other sender takes them over; once it stops renewing
+    (killed), the claim is stale after MAIL_STALE_CLAIM_SECONDS, a minute by default."""
+    ids = [put_email(smtp_app, to=f"p{n}@example.com") for n in range(2)]
+    t0 = utcnow()
+    with smtp_app.app_context():
+        with db.write_session() as session:
+            outbox.claim_due(session=session, now=t0, limit=10, claimer="live")
+        batch = sender._Batch(db.get_engine(), "live", t0 + timedelta(minutes=5), SendReport())
+        batch.stale = 0.2  # renew every 0.05 s for the test
+        before = batch.renewed
+        with sender._Renewal(db.get_engine(), "live", batch):
+            time.sleep(0.3)
+        assert batch.renewed > before
+    assert {_aware(_row(smtp_app, i).claimed_at) for i in ids} == {t0 + timedelta(minutes=5)}
+    with smtp_app.app_context(), db.write_session() as session:
+        taken = outbox.claim_due(session=session, now=t0 + timedelta(minutes=5, seconds=59), limit=10, claimer="other")
+        assert taken == [], "a renewed claim is not stale"
+        taken = outbox.claim_due(session=session, now=t0 + timedelta(minutes=6, seconds=1), limit=10, claimer="other")
+        assert len(taken) == 2, "a minute after the last renewal, another sender takes the emails over"
