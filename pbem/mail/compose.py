@@ -160,20 +160,14 @@ def _view(game: Game, state: Any, seat: Seat) -> dict[str, Any]:
 
 
 def option_lines(game: Game) -> list[dict[str, str]]:
-    """The game's options as its option fields label them: [{"label": "Highest number", "value": "5"}, …]."""
+    """The game's options as its option fields label them, each value in words (``games.option_words``):
+    [{"label": "Highest number", "value": "5"}, {"label": "Imperial Tasks (V1)", "value": "played"}, …]."""
     out = []
     for option in games.rules_of(game).option_fields:
         value = game.options.get(option.name, option.default)
         if value is None and not any(choice == "" for choice, _label in option.choices):
             continue  # unset, and no label says what that means
-        if option.kind == "bool":
-            shown = "yes" if value else "no"
-        elif option.files and isinstance(value, dict) and "source" in value:
-            shown = str(value["source"])
-        else:
-            wanted = "" if value is None else str(value)
-            shown = next((label for choice, label in option.choices if choice == wanted), wanted or "none")
-        out.append({"label": option.label, "value": shown})
+        out.append({"label": option.label, "value": games.option_words(option, value)})
     return out
 
 

@@ -154,7 +154,7 @@ def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], sea
         select(OutboxEmail.id).where(OutboxEmail.seat_id == seat.id, OutboxEmail.message_id == root)
     ).first()
     state = games.load_state(game)
-    with i18n.in_language(seat.language):
+    with i18n.in_language(seat.language, seat.timezone):
         email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
     return queue_email(session, game, seat, email, None)
 
@@ -279,7 +279,7 @@ def render_queued(
         raise Dropped("the seat has another address or no person now")
     if headers.get("In-Reply-To") != compose.thread_root(game, seat):
         raise Dropped("the seat has new links")
-    with i18n.in_language(seat.language):  # the sender runs in an app context, outside any request
+    with i18n.in_language(seat.language, seat.timezone):  # the sender runs in an app context, outside any request
         return _render_for(session, kind, game, seats, seat, decision, what)
 
 
@@ -425,7 +425,7 @@ def queue_digest(
     last, entries, notes = narrative.happened(session, game, seats, seat, after, since)
     if not entries and not notes:
         return None
-    with i18n.in_language(seat.language):
+    with i18n.in_language(seat.language, seat.timezone):
         lines = games.rules_of(game).narrate(entries, seat.name, notes)
         if truncated:
             lines.insert(0, _("Earlier moves are in the log on your page."))
