@@ -15,7 +15,7 @@ from sqlmodel import Session, col
 from .. import i18n
 from ..core import audit, games, talk, waits
 from ..core import seats as seat_rows
-from ..core.checks import check_language, check_text, check_timezone, require_email
+from ..core.checks import MAX_PLAYER_NAME, check_language, check_name, check_text, check_timezone, require_email
 from ..core.errors import AlreadyPlayed, NotNow, ServiceError
 from ..flows import games as game_flows
 from ..flows import play
@@ -99,8 +99,11 @@ def hand_seat(
     email: str = "",
     language: str = "en",
     timezone: str = "UTC",
+    person: str = "",
 ) -> str:
-    """Give a seat to a new person (``kind`` "human", with their address) or to a bot; the old links stop working.
+    """Give a seat to a new person (``kind`` "human", with their address and, in ``person``, their name) or to a
+    bot; the old links stop working. The new person's invitation greets them by their name and says whose seat
+    they take over in a game under way; the person who played the seat is told it is no longer theirs.
 
     The seat keeps its name: the game's state, score sheet and log know the player by it.
     """
@@ -109,23 +112,31 @@ def hand_seat(
     rules = games.rules_of(game)
     if kind not in games.seat_kinds(rules):
         raise ServiceError(N_("a seat is a person or one of the bots (%(bots)s)"), bots=", ".join(rules.bots))
+    former = seat_flows.Former.of(target)
     seat_flows.rotate(target)
     if kind == "human":
         who = i18n.text(N_("the new player of %(name)s's seat"), name=target.name)
         new, language, zone = require_email(email, who), check_language(language), check_timezone(timezone, who)
+        name = check_name(person, i18n.text(N_("the new player's name")), MAX_PLAYER_NAME) if person.strip() else ""
         old = target.email or "" if not target.is_bot else said(N_("the %(kind)s bot"), kind=target.kind)
         target.kind, target.email, target.language, target.timezone = "human", new, language, zone
         target.left_at, target.reminders = None, True
-        seat_flows.welcome(session=session, game=game, seats=seats, seat=target)
+        seat_flows.welcome(
+            session=session, game=game, seats=seats, seat=target, person=name or target.name, former=former
+        )
         audit.log_action(
             session,
             game,
             actor,
             "hand_to_person",
             said(
-                N_("gave %(name)s's seat (was %(old)s) to a new person <%(email)s>; the old links no longer work"),
+                N_(
+                    "gave %(name)s's seat (was %(old)s) to a new person, %(person)s <%(email)s>; the old links no "
+                    "longer work"
+                ),
                 name=target.name,
                 old=old,
+                person=name or target.name,
                 email=new,
             ),
             said(N_("The organiser gave %(name)s's seat to a new player."), name=target.name),

@@ -75,9 +75,13 @@ def resume(*, session: Session, game_id: int, now: datetime) -> int:
 
 
 def abort(*, session: Session, game: Game, reason: StoredText, now: datetime) -> Game:
-    """Stop a game for good, for ``reason`` (a code): no more moves, reminders or deadlines; it stays readable."""
+    """Stop a game for good, for ``reason`` (a code): no more moves, reminders or deadlines; it stays readable.
+    Every player is told why, in their language."""
     game.aborted_at = now
     game.paused_at = game.paused_at or now
     game.paused_reason, game.paused_why = None, reason
     waits.clear(session, game)
+    session.add(game)
+    session.flush()
+    notify.queue_aborted(session=session, game=game, seats=seats.seats_of(session=session, game_id=game.id or 0))
     return game

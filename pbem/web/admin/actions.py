@@ -99,6 +99,7 @@ def _hand(view: admin.GameView) -> dict[str, Any]:
     out: dict[str, Any] = {"seat": seat, "kind": kind}
     if kind == games.HUMAN:
         who = view.seats[seat].name
+        out["person"] = checks.check_name(_form_text("person"), _("the new player's name"), checks.MAX_PLAYER_NAME)
         out["email"] = checks.require_email(_form_text("email"), who)
         out["language"] = checks.check_language(_form_text("language") or "en")
         out["timezone"] = checks.check_timezone(_form_text("timezone") or "UTC", who)
@@ -152,8 +153,10 @@ def _ask_hand(view: admin.GameView, args: dict[str, Any]) -> str:
     name = view.seats[args["seat"]].name
     if args["kind"] == games.HUMAN:
         return _(
-            "Give %(name)s's seat to %(email)s? Every link the seat was sent stops working.",
+            "Give %(name)s's seat to %(person)s (%(email)s)? Every link the seat was sent stops working; "
+            "%(person)s gets an invitation to the game under way, and the seat's player is told.",
             name=name,
+            person=args["person"],
             email=args["email"],
         )
     return _(
