@@ -87,7 +87,10 @@ class OptionField:
 
     ``files`` (a file name ending such as ``".toml"``): the option may also be a file of that kind that the
     server's organiser put in the server's folder for this game; the game then gets ``{"source": <file name>,
-    "text": <its text>}`` as the value and checks it in ``parse_options`` (its message names what is wrong)."""
+    "text": <its text>}`` as the value and checks it in ``parse_options`` (its message names what is wrong).
+
+    ``values``: for a ``bool``, what each value means in words, (off, on) — "not played", "played" — so that an
+    invitation never says "yes" or "no" (without them the server says the option is on or off)."""
 
     name: str
     label: str
@@ -96,6 +99,7 @@ class OptionField:
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
     files: str = ""
+    values: tuple[str, str] | tuple[()] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import logging
 import os
 import tempfile
 import weakref
-from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
@@ -190,21 +190,33 @@ def text(key: str | tuple[str, str], /, **params: Any) -> str:
 
 
 def _shown(value: Any) -> Any:
-    """A message parameter in the reader's words: a date, a time or a duration; anything else as it is."""
+    """A message parameter in the reader's words: a date, a time, a duration or a stored text (``stored``);
+    anything else as it is."""
     if isinstance(value, datetime):
         return when(value, _select_timezone() if has_app_context() else "UTC")
     if isinstance(value, date):
         return day(value)
     if isinstance(value, timedelta):
         return duration(value)
+    if isinstance(value, dict) and "key" in value and "params" in value:
+        return words(value)
     return value
 
 
 @contextmanager
-def in_language(lang: str | None) -> Iterator[None]:
-    """Speak ``lang`` inside the block (needs an app context: ``force_locale`` does nothing without one)."""
+def in_language(lang: str | None, tz: str | None = None) -> Iterator[None]:
+    """Speak ``lang`` inside the block, and with ``tz`` show times on that clock (needs an app context:
+    ``force_locale`` does nothing without one): an email to a seat, in its language and time zone."""
     with force_locale(language(lang)):
-        yield
+        if tz is None or not has_app_context():
+            yield
+            return
+        before = g.get("pbem_tz")
+        g.pbem_tz = tz
+        try:
+            yield
+        finally:
+            g.pbem_tz = before
 
 
 def catalog(lang: str) -> Any:
@@ -394,9 +406,17 @@ def duration(delta: timedelta, lang: str | None = None) -> str:
     days, hours = divmod(int(delta.total_seconds() // 3600), 24)
     parts = [format_timedelta(timedelta(days=days), locale=code)] * bool(days)
     parts += [format_timedelta(timedelta(hours=hours), locale=code)] * bool(hours)
+    texts = _catalog_of(code)
     if len(parts) == 2:
-        return text(N_("%(days)s and %(hours)s"), days=parts[0], hours=parts[1])
-    return parts[0] if parts else text(N_("less than an hour"))
+        return str(texts.ugettext(N_("%(days)s and %(hours)s"))) % {"days": parts[0], "hours": parts[1]}
+    return parts[0] if parts else str(texts.ugettext(N_("less than an hour")))
+
+
+def _catalog_of(lang: str) -> Any:
+    """The catalog of ``lang``: the current one when it is spoken now, none outside an app context."""
+    if not has_app_context():
+        return _NULL
+    return translations() if lang == current() else catalog(lang)
 
 
 def relative(instant: datetime, now: datetime, lang: str | None = None) -> str:
@@ -472,3 +492,103 @@ def check_catalog(lang: str) -> CatalogReport:
         elif message.fuzzy:
             fuzzy.append(key)
     return CatalogReport(lang, len([m for m in catalog if m.id]), tuple(untranslated), tuple(fuzzy))
+
+
+# ----------------------------------------------------------------------------------------- stored texts
+
+StoredText = dict[str, Any]
+"""A text stored as a code: ``{"key": <message key, or [singular, plural]>, "params": {name: value}}``. Values
+are plain JSON, or tagged: ``{"$at": ISO instant}``, ``{"$day": ISO date}``, ``{"$for": seconds}``, ``{"$text":
+<a stored text>}`` and ``{"$words": {lang: words}}`` (words someone else put into each language: a game's)."""
+
+
+@dataclass(frozen=True)
+class EachLanguage:
+    """Words already put into every supported language (a game's own words), to be stored in a text's parameters
+    and shown in the reader's: ``EachLanguage.of(lambda lang: rules.speaking(lang).describe_move(move))``."""
+
+    words: Mapping[str, str]
+
+    @classmethod
+    def of(cls, say: Callable[[str], str]) -> EachLanguage:
+        """``say`` asked once for each supported language."""
+        return cls({lang: say(lang) for lang in SUPPORTED})
+
+
+def stored(key: str | tuple[str, str], /, **params: Any) -> StoredText:
+    """A text to store as a code (``key``, marked with ``N_`` or ``Np_``) with its parameters, put into words when
+    it is shown (``words``), in the reader's language and time zone. A parameter may be a date, a time, a
+    duration, another stored text or ``EachLanguage``."""
+    return {"key": list(key) if isinstance(key, tuple) else key, "params": {n: _stored(v) for n, v in params.items()}}
+
+
+def _stored(value: Any) -> Any:
+    if isinstance(value, datetime):
+        moment = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+        return {"$at": moment.astimezone(UTC).isoformat()}
+    if isinstance(value, date):
+        return {"$day": value.isoformat()}
+    if isinstance(value, timedelta):
+        return {"$for": value.total_seconds()}
+    if isinstance(value, EachLanguage):
+        return {"$words": dict(value.words)}
+    if isinstance(value, dict) and "key" in value and "params" in value:
+        return {"$text": value}
+    return value
+
+
+def words(text_: StoredText | str | None, /, lang: str | None = None) -> str:
+    """A stored text in the words of ``lang`` (default: the language spoken now; ``"en"`` needs no app). A
+    sentence stored before texts were codes (a string) is shown as it is; None is ''."""
+    if text_ is None:
+        return ""
+    if isinstance(text_, str):
+        return text_
+    raw = text_.get("key") or ""
+    key: str | tuple[str, str] = raw if isinstance(raw, str) else (str(raw[0]), str(raw[1]))
+    stored_params = text_.get("params") or {}
+    if not has_app_context():
+        return _english(key, {n: _spoken(v, DEFAULT) for n, v in stored_params.items()})
+    if lang is None or language(lang) == current():
+        return text(key, **{n: _spoken(v, current()) for n, v in stored_params.items()})
+    with in_language(lang):
+        return text(key, **{n: _spoken(v, language(lang)) for n, v in stored_params.items()})
+
+
+def english(text_: StoredText | str | None, /) -> str:
+    """A stored text in English, times in UTC, whatever is spoken now: the copy a row keeps for those who read the
+    database itself."""
+    if text_ is None or isinstance(text_, str):
+        return text_ or ""
+    raw = text_.get("key") or ""
+    key: str | tuple[str, str] = raw if isinstance(raw, str) else (str(raw[0]), str(raw[1]))
+    return _english(key, {n: _spoken(v, DEFAULT, "UTC") for n, v in (text_.get("params") or {}).items()})
+
+
+def _english(key: str | tuple[str, str], params: Mapping[str, Any]) -> str:
+    """The source text of ``key`` with ``params`` filled in, without a catalog."""
+    if isinstance(key, tuple):
+        key = key[0] if params.get("num", 1) == 1 else key[1]
+    try:
+        return key % dict(params) if params else key
+    except (KeyError, ValueError, TypeError):
+        return key
+
+
+def _spoken(value: Any, lang: str, tz: str | None = None) -> Any:
+    """A stored parameter in the words of ``lang`` (times on the clock of ``tz``, else the reader's)."""
+    if not isinstance(value, dict) or len(value) != 1:
+        return value
+    ((tag, inner),) = value.items()
+    if tag == "$at":
+        zone_of = tz or (_select_timezone() if has_app_context() else "UTC")
+        return when(datetime.fromisoformat(inner), zone_of, lang)
+    if tag == "$day":
+        return day(date.fromisoformat(inner), lang)
+    if tag == "$for":
+        return duration(timedelta(seconds=float(inner)), lang)
+    if tag == "$text":
+        return english(inner) if tz == "UTC" and lang == DEFAULT else words(inner, lang)
+    if tag == "$words":
+        return inner.get(lang) or inner.get(DEFAULT) or next(iter(inner.values()), "")
+    return value

@@ -69,6 +69,10 @@ class Game(SQLModel, table=True):
     deadline_at: datetime | None = _when(index=True)
     paused_at: datetime | None = _when()
     paused_reason: str | None = Field(default=None, max_length=200)
+    """Why the game is paused or was stopped, as stored before texts were codes (an English sentence)."""
+    paused_why: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """Why the game is paused or was stopped, as a code (``i18n.stored``); None for a reason stored as a sentence
+    (``paused_reason``). ``core.games.pause_words`` says either."""
     # Admin (pbem.admin): when an organiser stopped the game for good; ``status`` keeps mirroring the engine.
     aborted_at: datetime | None = _when()
 
@@ -220,7 +224,11 @@ class AdminSession(SQLModel, table=True):
 
 
 class AdminAction(SQLModel, table=True):
-    """One organiser action on a game (who, what, when) for the game's log; ``notice``: what players are told."""
+    """One organiser action on a game (who, what, when) for the game's log; ``notice``: what players are told.
+
+    ``key`` and ``notice_key`` are the codes of the log's line and of the players' notice, with ``params``: they
+    are put into words when shown, in the reader's language. ``detail`` and ``notice`` keep them in English (rows
+    written before texts were codes have only those, shown as they are)."""
 
     __tablename__ = "admin_action"
     __table_args__ = (Index("ix_admin_action_game_time", "game_id", "created_at"),)
@@ -233,6 +241,9 @@ class AdminAction(SQLModel, table=True):
     seat: int | None = Field(default=None)
     detail: str = Field(sa_column=Column(Text, nullable=False))
     notice: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    key: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
+    notice_key: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    params: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     created_at: datetime = _ts()
 
 

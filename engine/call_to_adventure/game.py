@@ -73,11 +73,22 @@ _GROUPS: Final = (
 """The choices' groups, in the order a turn meets them."""
 
 
+def _off_on(w: Words, key: str) -> tuple[str, str]:
+    """What a yes/no option's two values mean, in words: ``<key>_off`` and ``<key>_on``."""
+    return w.text(f"{key}_off"), w.text(f"{key}_on")
+
+
 def _option_fields(w: Words) -> tuple[OptionField, ...]:
     return (
-        OptionField("first_game", w.text("opt_first_game"), "bool", False),
-        OptionField("allies_adversaries", w.text("opt_allies_adversaries"), "bool", False),
-        OptionField("coop", w.text("opt_coop"), "bool", False),
+        OptionField("first_game", w.text("opt_first_game"), "bool", False, values=_off_on(w, "opt_first_game")),
+        OptionField(
+            "allies_adversaries",
+            w.text("opt_allies_adversaries"),
+            "bool",
+            False,
+            values=_off_on(w, "opt_allies_adversaries"),
+        ),
+        OptionField("coop", w.text("opt_coop"), "bool", False, values=_off_on(w, "opt_coop")),
         OptionField(
             "card_set",
             w.text("opt_card_set"),

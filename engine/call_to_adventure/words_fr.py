@@ -292,6 +292,12 @@ class FR(Words):
         "opt_first_game": "Première partie : une carte de chaque personnage, sans choix",
         "opt_allies_adversaries": "Alliés & ennemis",
         "opt_coop": "Solo / coopératif contre l'Adversaire (V1)",
+        "opt_first_game_off": "chacun choisit ses personnages",
+        "opt_first_game_on": "jouée ainsi",
+        "opt_allies_adversaries_off": "non joués",
+        "opt_allies_adversaries_on": "joués",
+        "opt_coop_off": "non joué\u202f: les joueurs s'affrontent",
+        "opt_coop_on": "joué",
         "opt_card_set": "Jeu de cartes",
         "opt_card_set_help": (
             "Le jeu de base, ou un fichier de jeu de cartes déposé dans le dossier du serveur pour ce jeu"

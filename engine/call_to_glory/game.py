@@ -73,6 +73,11 @@ def parse_task_table(text: str, w: Words = EN) -> dict[str, list[str]]:
     return table
 
 
+def _off_on(w: Words, key: str) -> tuple[str, str]:
+    """What a yes/no option's two values mean, in words: ``<key>_off`` and ``<key>_on``."""
+    return w.text(f"{key}_off"), w.text(f"{key}_on")
+
+
 def _option_fields(w: Words) -> tuple[OptionField, ...]:
     """The options of R2 as a form shows them, in the language of ``w``."""
     return (
@@ -83,8 +88,8 @@ def _option_fields(w: Words) -> tuple[OptionField, ...]:
             None,
             (("", w.text("opt_rounds_standard")), *((str(n), str(n)) for n in range(1, 5))),
         ),
-        OptionField("imperial_tasks", w.text("opt_tasks"), "bool", False),
-        OptionField("ninja_power", w.text("opt_ninja"), "bool", False),
+        OptionField("imperial_tasks", w.text("opt_tasks"), "bool", False, values=_off_on(w, "opt_tasks")),
+        OptionField("ninja_power", w.text("opt_ninja"), "bool", False, values=_off_on(w, "opt_ninja")),
         OptionField("first_player", w.text("opt_first"), "player", None, help=w.text("opt_first_help")),
         OptionField("task_decks", w.text("opt_decks"), "text", task_table_text(None, w), help=w.text("opt_decks_help")),
     )

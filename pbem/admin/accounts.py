@@ -17,6 +17,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..core.checks import check_language, check_timezone, require_email
 from ..core.errors import ServiceError
+from ..i18n import N_
 from ..models import AdminSession, AdminUser, utcnow
 from .common import Actor
 
@@ -28,18 +29,18 @@ MAX_PASSWORD = 1024
 def check_username(value: Any) -> str:
     """A login name: 1-64 letters, digits and ``. _ @ -``; compared without case."""
     if not isinstance(value, str) or not USERNAME.fullmatch(value):
-        raise ServiceError(_("a login name is 1 to 64 letters, digits, dots, dashes, underscores or @"))
+        raise ServiceError(N_("a login name is 1 to 64 letters, digits, dots, dashes, underscores or @"))
     return value.lower()
 
 
 def check_new_password(value: Any) -> str:
     """A password of MIN_PASSWORD to MAX_PASSWORD characters, with at least 4 different characters."""
     if not isinstance(value, str) or len(value) < MIN_PASSWORD:
-        raise ServiceError(_("the password must be at least %(num)d characters", num=MIN_PASSWORD))
+        raise ServiceError(N_("the password must be at least %(num)d characters"), num=MIN_PASSWORD)
     if len(value) > MAX_PASSWORD:
-        raise ServiceError(_("the password must be at most %(num)d characters", num=MAX_PASSWORD))
+        raise ServiceError(N_("the password must be at most %(num)d characters"), num=MAX_PASSWORD)
     if len(set(value)) < 4:
-        raise ServiceError(_("the password is too simple: use at least 4 different characters"))
+        raise ServiceError(N_("the password is too simple: use at least 4 different characters"))
     return value
 
 
@@ -72,9 +73,9 @@ def create_admin(
     lang = check_language(language) if language is not None else None
     user = session.exec(select(AdminUser).where(AdminUser.username == name)).first()
     if user is None and reset:
-        raise ServiceError(_("there is no admin %(name)r to reset", name=name))
+        raise ServiceError(N_("there is no admin %(name)r to reset"), name=name)
     if user is not None and not reset:
-        raise ServiceError(_("there is already an admin %(name)r (use --reset to give it a new password)", name=name))
+        raise ServiceError(N_("there is already an admin %(name)r (use --reset to give it a new password)"), name=name)
     if user is None:
         user = AdminUser(
             username=name,
@@ -212,7 +213,7 @@ def set_language(*, session: Session, admin_id: int, language: Any) -> AdminUser
     lang = check_language(language)
     user = session.get(AdminUser, admin_id)
     if user is None:
-        raise ServiceError(f"there is no admin {admin_id}")
+        raise ServiceError(N_("there is no admin %(id)s"), id=admin_id)
     user.language = lang
     session.add(user)
     session.flush()

@@ -12,8 +12,10 @@ from sqlmodel import Session
 
 from engine.errors import FormatError, IllegalMove
 
+from .. import i18n
 from ..core import audit, games, records
 from ..core import seats as seat_rows
+from ..i18n import N_, Np_
 from .common import Actor
 from .playing import hidden_seat
 
@@ -48,8 +50,15 @@ def export_record(*, session: Session, game_id: int, actor: Actor) -> Export:
     game = seat_rows.get_game(session=session, game_id=game_id)
     moves = len(games.move_log(session=session, game_id=game_id))
     partial = "omitted" in record
-    what = "; without its seed and hidden cards, as the organiser plays" if partial else ""
-    audit.log_action(session, game, actor, "export", f"exported the game record ({moves} moves{what})")
+    exported = (
+        Np_(
+            "exported the game record (%(num)d move; without its seed and hidden cards, as the organiser plays)",
+            "exported the game record (%(num)d moves; without its seed and hidden cards, as the organiser plays)",
+        )
+        if partial
+        else Np_("exported the game record (%(num)d move)", "exported the game record (%(num)d moves)")
+    )
+    audit.log_action(session, game, actor, "export", i18n.stored(exported, num=moves))
     slug = re.sub(r"[^a-z0-9]+", "-", game.name.lower()).strip("-")[:40] or "game"
     name = f"{game.game}-{game.id}-{slug}{'-without-seed' if partial else ''}.json"
     return Export(name, json.dumps(record, indent=2, ensure_ascii=False) + "\n")
@@ -61,10 +70,14 @@ def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:
     moves = len(games.move_log(session=session, game_id=game_id))
     try:
         ok = games.verify_game(session=session, game_id=game_id)
-        result = (
-            f"replayed {moves} moves: the stored state matches"
+        result = i18n.stored(
+            Np_("replayed %(num)d move: the stored state matches", "replayed %(num)d moves: the stored state matches")
             if ok
-            else f"replayed {moves} moves: the stored state DIFFERS from the replay"
+            else Np_(
+                "replayed %(num)d move: the stored state DIFFERS from the replay",
+                "replayed %(num)d moves: the stored state DIFFERS from the replay",
+            ),
+            num=moves,
         )
         # one message whatever the count: tests/admin/test_services.py pins the English "Replayed 1 moves"
         if ok:
@@ -74,7 +87,7 @@ def verify(*, session: Session, game_id: int, actor: Actor) -> tuple[bool, str]:
     except (IllegalMove, FormatError) as exc:
         ok = False
         why = getattr(exc, "message", str(exc))
-        result = f"the move log does not replay: {why}"
+        result = i18n.stored(N_("the move log does not replay: %(why)s"), why=why)
         said = _("The move log does not replay: %(why)s.", why=why)
-    audit.log_action(session, game, actor, "verify", f"verified the game: {result}")  # the log stays in English
+    audit.log_action(session, game, actor, "verify", i18n.stored(N_("verified the game: %(result)s"), result=result))
     return ok, said

@@ -14,8 +14,9 @@ from sqlmodel import Session, col, select
 
 import engine
 
-from .. import timing
+from .. import i18n, timing
 from ..core.errors import ServiceError
+from ..i18n import N_
 from ..mail import outbox
 from ..models import Game, OutboxEmail, Seat
 from .common import RUNNING, STATUSES
@@ -42,6 +43,7 @@ class GameRow:
     deadline_at: datetime | None
     paused: bool
     paused_reason: str | None
+    """Why, in the language spoken now."""
     undelivered: int
     dead: int
     stuck_since: datetime | None = None
@@ -95,9 +97,9 @@ def list_games(
     A game's mail is stuck when an email of it has waited ``stuck_after`` (default MAIL_STUCK_NOTICE_MINUTES)
     and keeps failing; that counts as needing attention."""
     if status is not None and status not in STATUSES:
-        raise ServiceError(_("a game's status is one of %(statuses)s", statuses=", ".join(STATUSES)))
+        raise ServiceError(N_("a game's status is one of %(statuses)s"), statuses=", ".join(STATUSES))
     if page < 1:
-        raise ServiceError(_("pages are counted from 1"))
+        raise ServiceError(N_("pages are counted from 1"))
     stuck = outbox.stuck(now, stuck_after if stuck_after is not None else outbox.stuck_after())
     filters: list[Any] = []
     if status == "aborted":
@@ -148,6 +150,7 @@ def list_games(
             select(func.min(OutboxEmail.created_at))
             .where(col(OutboxEmail.game_id) == col(Game.id), stuck)
             .scalar_subquery(),
+            col(Game.paused_why),
         )
         .outerjoin(Seat, and_(col(Seat.game_id) == col(Game.id), col(Seat.position) == col(Game.current_seat)))
         .where(col(Game.id).in_(page_ids.scalar_subquery()))
@@ -168,7 +171,7 @@ def list_games(
                 next_reminder_at=timing.utc(r[7]) if shown in RUNNING else None,
                 deadline_at=timing.utc(r[8]) if shown in RUNNING else None,
                 paused=r[9] is not None and shown in RUNNING,
-                paused_reason=r[10],
+                paused_reason=i18n.words(r[15]) if r[15] else r[10],
                 undelivered=r[12],
                 dead=r[13],
                 stuck_since=timing.utc(r[14]),

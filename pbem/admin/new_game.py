@@ -15,11 +15,12 @@ import engine
 from engine.errors import OptionsError
 from engine.protocol import Game as Rules
 
-from .. import config, timing
+from .. import config, i18n, timing
 from ..core import audit, checks, games
 from ..core.checks import check_language, check_timezone, checked, require_email
 from ..core.errors import InputErrors, NotFound, ServiceError
 from ..flows import games as game_flows
+from ..i18n import N_
 from ..models import Game
 from .common import Actor
 
@@ -240,6 +241,22 @@ def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed:
         raise InputErrors(exc.errors) from None
     except ServiceError as exc:
         raise InputErrors({"": exc.message}) from None
-    players = ", ".join(f"{s.name} ({'person' if s.kind == games.HUMAN else s.kind + ' bot'})" for s in done.seats)
-    audit.log_action(session, game, actor, "create", f"created the game ({done.rules.title}): {players}")
+    players = [
+        i18n.stored(N_("%(name)s (person)"), name=s.name)
+        if s.kind == games.HUMAN
+        else i18n.stored(N_("%(name)s (%(kind)s bot)"), name=s.name, kind=s.kind)
+        for s in done.seats
+    ]
+    listed = i18n.EachLanguage.of(lambda lang: ", ".join(i18n.words(p, lang) for p in players))
+    audit.log_action(
+        session,
+        game,
+        actor,
+        "create",
+        i18n.stored(
+            N_("created the game (%(game)s): %(players)s"),
+            game=i18n.EachLanguage.of(lambda lang: done.rules.speaking(lang).title),
+            players=listed,
+        ),
+    )
     return game

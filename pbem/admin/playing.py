@@ -14,10 +14,11 @@ from datetime import datetime
 from flask_babel import gettext
 from sqlmodel import Session, col, select
 
-from .. import timing
+from .. import i18n, timing
 from ..core import audit, checks
 from ..core import seats as seat_rows
 from ..core.errors import NotNow, ServiceError
+from ..i18n import N_
 from ..models import AdminAction, Game, Seat
 from .common import RUNNING, Actor, now_or, running
 
@@ -97,16 +98,16 @@ def show_hidden(*, session: Session, game_id: int, actor: Actor, now: datetime |
     seats = seat_rows.seats_of(session=session, game_id=game_id)
     found = playing(session=session, game=game, seats=seats, actor=actor)
     if found is None:
-        raise NotNow(_("you do not play in this game: its page already shows everything"))
+        raise NotNow(N_("you do not play in this game: its page already shows everything"))
     if not found.hidden:
-        raise NotNow(_("you already chose to see everything in this game"))
+        raise NotNow(N_("you already chose to see everything in this game"))
     at = now_or(now)
     audit.log_action(
         session,
         game,
         actor,
         SHOW_HIDDEN,
-        f"plays as {found.seat.name} and chose to see every hand and the hidden cards",
-        f"The organiser (who also plays) looked at the hidden cards of this game on {at:%Y-%m-%d %H:%M} UTC.",
+        i18n.stored(N_("plays as %(name)s and chose to see every hand and the hidden cards"), name=found.seat.name),
+        i18n.stored(N_("The organiser (who also plays) looked at the hidden cards of this game on %(at)s."), at=at),
     )
     return _("Every hand and the hidden cards are shown now. Every player is told in their next email.")

@@ -16,7 +16,7 @@ from engine.protocol import Decision, Milestone, Result
 from engine.protocol import Game as Rules
 
 from .. import timing
-from ..core import games, talk
+from ..core import audit, games, talk
 from ..core import seats as seat_rows
 from ..models import AdminAction, Game, MoveRecord, OutboxEmail, Seat
 from .common import RUNNING, Actor, now_or
@@ -122,6 +122,11 @@ class GameView:
         return self.game.paused_at is not None and self.running
 
     @property
+    def pause_reason(self) -> str:
+        """Why the game is paused or was stopped, in the language spoken now ('' if no reason was given)."""
+        return games.pause_words(self.game)
+
+    @property
     def status(self) -> str:
         """The status the admin page shows: the stored one, or ``aborted``."""
         if self.game.aborted_at is not None:
@@ -163,17 +168,7 @@ def _options(rules: Rules, options: dict[str, Any]) -> list[OptionShown]:
     for spec in rules.option_fields:
         if spec.name not in options:
             continue
-        value = options[spec.name]
-        if spec.kind == "bool":
-            words = _("yes") if value else _("no")
-        elif spec.files and isinstance(value, dict) and "source" in value:
-            words = _("the file %(name)s", name=value["source"])
-        elif spec.choices:
-            words = next((label for key, label in spec.choices if key == str(value)), str(value))
-        elif isinstance(value, dict):
-            words = "; ".join(f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in value.items())
-        else:
-            words = str(value)
+        words = games.option_words(spec, options[spec.name])
         shown.append(OptionShown(spec.label, words))
     return shown
 
@@ -210,7 +205,7 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None, ac
         for r, m in zip(records, masked, strict=True)
     ]
     actions = session.exec(select(AdminAction).where(AdminAction.game_id == game_id).order_by(col(AdminAction.id)))
-    log += [LogLine(now_or(a.created_at), "admin", "admin", a.admin_name, a.detail) for a in actions]
+    log += [LogLine(now_or(a.created_at), "admin", "admin", a.admin_name, audit.log_words(a)) for a in actions]
     log.sort(key=lambda e: (e.at, 0 if e.kind == "move" else 1, e.seq or 0))
     email_columns = (
         col(OutboxEmail.id),

@@ -1,17 +1,21 @@
 """What organisers did to a game (``AdminAction`` rows): the log of the admin page, and what players are told.
 
-Every organiser action writes one row in the transaction of the change it makes. Those with a ``notice``
-reach the players in their next email (``actions_since``).
+Every organiser action writes one row in the transaction of the change it makes, its line of the log and its
+notice to the players stored as codes (``i18n.stored``), put into words when shown: the log in the organiser's
+language (``log_words``), the notice in each player's (``actions_since``, in their next email).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from .. import i18n
+from ..i18n import StoredText
 from ..models import AdminAction, Game
 from ..timing import utc
 
@@ -31,23 +35,50 @@ def log_action(
     game: Game,
     actor: Actor,
     action: str,
-    detail: str,
-    notice: str | None = None,
+    detail: StoredText,
+    notice: StoredText | None = None,
     seat: int | None = None,
 ) -> AdminAction:
-    """Write who did what to ``game``; ``notice`` is what players are told, ``seat`` whom it concerns."""
+    """Write who did what to ``game`` (``detail``: the log's line); ``notice`` is what players are told, ``seat``
+    whom it concerns. Both are codes (``i18n.stored``); their parameters share one table (same name, same value)."""
+    params = {**detail["params"], **(notice["params"] if notice is not None else {})}
     row = AdminAction(
         game_id=game.id or 0,
         admin_id=actor.id or None,
         admin_name=actor.name,
         action=action,
         seat=seat,
-        detail=detail,
-        notice=notice,
+        detail=i18n.english(detail),
+        notice=None if notice is None else i18n.english(notice),
+        key=_key(detail),
+        notice_key=None if notice is None else _key(notice),
+        params=params,
     )
     session.add(row)
     session.flush()
     return row
+
+
+def _key(text: StoredText) -> str:
+    key = text["key"]
+    return key if isinstance(key, str) else "\x1f".join(key)
+
+
+def _stored(key: str, params: dict[str, Any] | None) -> StoredText:
+    parts = key.split("\x1f")
+    return {"key": parts if len(parts) == 2 else key, "params": params or {}}
+
+
+def log_words(row: AdminAction) -> str:
+    """The line of the log for ``row``, in the language spoken now (a row stored as a sentence: as it is)."""
+    return i18n.words(_stored(row.key, row.params)) if row.key else row.detail
+
+
+def notice_words(row: AdminAction) -> str:
+    """What players are told of ``row``, in the language spoken now (a row stored as a sentence: as it is)."""
+    if row.notice_key:
+        return i18n.words(_stored(row.notice_key, row.params))
+    return row.notice or ""
 
 
 @dataclass(frozen=True)
@@ -77,11 +108,12 @@ _NOTICES = (
 
 
 def actions_since(*, session: Session, game_id: int, since: datetime) -> list[AdminNotice]:
-    """The organiser's actions on a game after ``since`` that concern its players, in plain words, oldest first."""
+    """The organiser's actions on a game after ``since`` that concern its players, in plain words (the language
+    spoken now), oldest first."""
     rows = session.exec(_NOTICES, params={"game_id": game_id, "since": utc(since)})
     return [
         AdminNotice(
-            utc(r.created_at) or since, r.action, r.seat if r.action in PRIVATE_NOTICES else None, r.notice or ""
+            utc(r.created_at) or since, r.action, r.seat if r.action in PRIVATE_NOTICES else None, notice_words(r)
         )
         for r in rows
     ]

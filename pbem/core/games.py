@@ -341,6 +341,30 @@ def load_state(game: Game) -> Any:
     return rules_of(game).from_json(game.state)
 
 
+def option_words(spec: OptionField, value: Any) -> str:
+    """An option's value in the words of the game (``rules_of``: the language spoken now): a choice's label, a
+    yes/no option's own words for its value (``OptionField.values``; else "on" or "off"), a file's name, a
+    table as "key: values; …"."""
+    if spec.kind == "bool":
+        if spec.values:
+            return spec.values[1] if value else spec.values[0]
+        return i18n.text(N_("on")) if value else i18n.text(N_("off"))
+    if spec.files and isinstance(value, dict) and "source" in value:
+        return i18n.text(N_("the file %(name)s"), name=value["source"])
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in value.items())
+    wanted = "" if value is None else str(value)
+    found = next((label for choice, label in spec.choices if choice == wanted), None)
+    return found if found is not None else wanted or i18n.text(N_("none"))
+
+
+def pause_words(game: Any) -> str:
+    """Why ``game`` (a ``Game`` or a record of one) is paused or was stopped, in the language spoken now: its
+    reason stored as a code, or as the sentence stored before texts were codes; '' if none was given."""
+    why = getattr(game, "paused_why", None)
+    return i18n.words(why) if why else (getattr(game, "paused_reason", None) or "")
+
+
 def apply_move(
     *,
     session: Session,
@@ -375,7 +399,7 @@ def apply_move(
     if game.paused_at is not None and source != "admin" and not standing:
         raise Paused(
             N_("This game is paused. %(reason)s Moves wait until the organiser resumes it."),
-            reason=game.paused_reason or "",
+            reason=game.paused_why or game.paused_reason or "",
         )
     if seats[seat].is_bot and source not in ("bot", "admin", "timeout"):
         raise ServiceError(N_("%(name)s is played by a bot"), name=player)

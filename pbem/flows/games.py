@@ -12,14 +12,12 @@ from typing import Any
 from sqlmodel import Session
 
 from .. import timing
-from ..core import checks, games, seats, waits
+from ..core import games, seats, waits
 from ..core.errors import GameOver
-from ..i18n import N_
+from ..i18n import N_, StoredText
 from ..mail import notify
 from ..models import Game
 from . import play
-
-MAX_REASON = 150
 
 
 def create(
@@ -50,14 +48,15 @@ def create(
     return outcome.game
 
 
-def pause(*, session: Session, game_id: int, reason: str, now: datetime) -> Game:
-    """Pause a game (no moves, reminders or deadlines until it is resumed); nothing changes if it already is."""
+def pause(*, session: Session, game_id: int, reason: StoredText, now: datetime) -> Game:
+    """Pause a game (no moves, reminders or deadlines until it is resumed), for ``reason`` (a code, put into
+    words in each reader's language); nothing changes if it already is."""
     game = seats.get_game(session=session, game_id=game_id, lock=True)
     if game.status == "finished":
         raise GameOver(N_("The game is over: there is nothing to pause."))
     if game.paused_at is None:
         game.paused_at = now
-        game.paused_reason = checks.check_text(reason, "the reason for the pause", 200)
+        game.paused_reason, game.paused_why = None, reason
         waits.pause(session, game)
     return game
 
@@ -69,16 +68,20 @@ def resume(*, session: Session, game_id: int, now: datetime) -> int:
     if game.paused_at is None:
         return 0
     game.paused_at = None
-    game.paused_reason = None
+    game.paused_reason = game.paused_why = None
     waits.resume(session=session, game=game, rules=games.rules_of(game), state=games.load_state(game), now=now)
     session.flush()
     return play.play_bots(session=session, game=game)
 
 
-def abort(*, session: Session, game: Game, reason: str, now: datetime) -> Game:
-    """Stop a game for good: no more moves, reminders or deadlines; it stays readable."""
+def abort(*, session: Session, game: Game, reason: StoredText, now: datetime) -> Game:
+    """Stop a game for good, for ``reason`` (a code): no more moves, reminders or deadlines; it stays readable.
+    Every player is told why, in their language."""
     game.aborted_at = now
     game.paused_at = game.paused_at or now
-    game.paused_reason = reason
+    game.paused_reason, game.paused_why = None, reason
     waits.clear(session, game)
+    session.add(game)
+    session.flush()
+    notify.queue_aborted(session=session, game=game, seats=seats.seats_of(session=session, game_id=game.id or 0))
     return game

@@ -86,7 +86,8 @@ def time_out(session: Session, game: Game, wait: Wait, now: datetime) -> int:
     if policy.timeout == "pause":
         hours = timedelta(hours=policy.deadline_hours or 0)
         game.paused_at = now
-        game.paused_reason = i18n.text(N_("%(name)s did not play within %(time)s."), name=seat.name, time=hours)[:200]
+        game.paused_reason = None
+        game.paused_why = i18n.stored(N_("%(name)s did not play within %(time)s."), name=seat.name, time=hours)
         waits.pause(session, game)
         with i18n.in_language(notify.organiser_language(session, game)):
             subject = f"{game.name} · " + i18n.text(N_("Paused: %(name)s did not play in time"), name=seat.name)

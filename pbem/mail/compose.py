@@ -30,7 +30,7 @@ from ..core import games, links, records
 from ..models import Game, Seat
 from . import outbox
 
-KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser")
+KINDS = ("invitation", "turn", "scores", "game_over", "fresh_link", "lost_links", "organiser", "notice")
 AT_DEADLINE = {
     "bot": _l("Then a bot plays the rest of your turn for you."),
     "pause": _l("Then the game pauses until the organiser resumes it."),
@@ -55,9 +55,12 @@ class Email:
 
 def recipient(seat: Seat) -> str:
     """'Ann Müller <ann@example.com>' (quoted where needed), or the bare address when that would not fit."""
-    address = seat.email or ""
+    return _address(seat.name, seat.email or "")
+
+
+def _address(name: str, address: str) -> str:
     try:
-        text = str(Address(display_name=seat.name, addr_spec=address))
+        text = str(Address(display_name=name, addr_spec=address))
     except (ValueError, IndexError, HeaderParseError):
         return address
     return text if len(text) <= MAX_ADDRESS else address
@@ -166,37 +169,47 @@ def _view(game: Game, state: Any, seat: Seat) -> dict[str, Any]:
 
 
 def option_lines(game: Game) -> list[dict[str, str]]:
-    """The game's options as its option fields label them: [{"label": "Highest number", "value": "5"}, …]."""
+    """The game's options as its option fields label them, each value in words (``games.option_words``):
+    [{"label": "Highest number", "value": "5"}, {"label": "Imperial Tasks (V1)", "value": "played"}, …]."""
     out = []
     for option in games.rules_of(game).option_fields:
         value = game.options.get(option.name, option.default)
         if value is None and not any(choice == "" for choice, _label in option.choices):
             continue  # unset, and no label says what that means
-        if option.kind == "bool":
-            shown = "yes" if value else "no"
-        elif option.files and isinstance(value, dict) and "source" in value:
-            shown = str(value["source"])
-        else:
-            wanted = "" if value is None else str(value)
-            shown = next((label for choice, label in option.choices if choice == wanted), wanted or "none")
-        out.append({"label": option.label, "value": shown})
+        out.append({"label": option.label, "value": games.option_words(option, value)})
     return out
 
 
-def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, root: bool) -> Email:
-    """The invitation: the players, the options, the personal link and the seed's commitment."""
+def stage(game: Game, state: Any, seat: Seat) -> str:
+    """Where the game stands, as the turn email's subject says it before "Your turn": "Round 2", "Act II"; ''
+    for a game whose subject says nothing more."""
+    rules = games.rules_of(game)
+    decision = games.decision_of(rules, state, seat.name)
+    heading = partial(rules.key, "turn_subject.txt").render(view=_view(game, state, seat), decision=decision)
+    return " · ".join([p.strip() for p in heading.split(" · ") if p.strip()][:-1])
+
+
+def invitation(
+    *, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, root: bool, person: str | None = None
+) -> Email:
+    """The invitation: the players, the options, the personal link and the seed's commitment. With ``person``
+    (the name of someone who takes over the seat of a game under way), it greets them by that name and says
+    whose seat they take over and where the game stands."""
     context = _base(game, seats, seat)
     context |= {
         "view": _view(game, state, seat),
         "options": option_lines(game),
         "commitment": records.commitment(game.seed),
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
+        "greet": person or seat.name,
+        "takeover": None if person is None else {"seat": seat.name, "stage": stage(game, state, seat)},
     }
     text, html = render("invitation", **context)
+    to = recipient(seat) if person is None else _address(person, seat.email or "")
     return Email(
         "invitation",
-        recipient(seat),
-        subject(game, _("You are invited")),
+        to,
+        subject(game, _("You are invited") if person is None else _("You take over a seat")),
         text,
         html,
         seat_headers(game, seat, root=root),
@@ -364,6 +377,17 @@ def lost_links(*, to: str, entries: Sequence[tuple[Game, Seat]]) -> Email:
     days = current_app.config["PERSONAL_LINK_DAYS"]
     text, html = render("lost_links", games=shown, game_title=title, link_days=days, mine_url=mine_url(to))
     return Email("lost_links", to, _("Your links to your games"), text, html)
+
+
+def notice(
+    *, game: Game, to: str, name: str, title: str, paragraphs: Sequence[str], page_url: str | None = None
+) -> Email:
+    """A notice to a player (or to the person who played a seat) about the game: ``title``, then ``paragraphs``,
+    and a link to their page (``page_url``) if they still have one."""
+    game_title = games.rules_of(game).title
+    context = {"game": game, "game_title": game_title, "name": name, "title": title, "page_url": page_url}
+    text, html = render("notice", paragraphs=list(paragraphs), **context)
+    return Email("notice", to, subject(game, title), text, html)
 
 
 def organiser(*, game: Game, to: str, title: str, body: str) -> Email:

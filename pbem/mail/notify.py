@@ -141,8 +141,11 @@ def deadline_of(session: Session, game: Game, seat: Seat) -> datetime | None:
     return row.deadline_at if row is not None else game.deadline_at
 
 
-def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> OutboxEmail | None:
-    """Invite ``seat`` (the game, the players, the options, the personal link, the seed's commitment).
+def queue_invitation(
+    *, session: Session, game: Game, seats: Sequence[Seat], seat: Seat, person: str | None = None
+) -> OutboxEmail | None:
+    """Invite ``seat`` (the game, the players, the options, the personal link, the seed's commitment); with
+    ``person``, the name of someone who takes the seat over in a game under way, greeted by it.
 
     The first invitation under the seat's current nonce is the root of its thread; a later one (the
     admin page resends it) replies to that root, so no two emails share a Message-ID.
@@ -154,9 +157,56 @@ def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], sea
         select(OutboxEmail.id).where(OutboxEmail.seat_id == seat.id, OutboxEmail.message_id == root)
     ).first()
     state = games.load_state(game)
-    with i18n.in_language(seat.language):
-        email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
+    with i18n.in_language(seat.language, seat.timezone):
+        email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None, person=person)
     return queue_email(session, game, seat, email, None)
+
+
+def queue_aborted(*, session: Session, game: Game, seats: Sequence[Seat]) -> int:
+    """Tell every player of a game the organiser stopped for good, why (the stored reason, in each player's
+    language), and that their page stays readable; the number of emails queued."""
+    queued = 0
+    for seat in seats:
+        if not reachable(seat):
+            continue
+        with i18n.in_language(seat.language, seat.timezone):
+            email = compose.notice(
+                game=game,
+                to=compose.recipient(seat),
+                name=seat.name,
+                title=_("The game was ended early"),
+                paragraphs=[
+                    games.pause_words(game) or _("The organiser ended the game early."),
+                    _("It will not be finished: nobody can move any more. Your page stays readable."),
+                ],
+                page_url=compose.personal_url(game, seat),
+            )
+        queued += queue_email(session, game, seat, email, f"aborted:{game.id}:{seat.position}") is not None
+    return queued
+
+
+def queue_replaced(
+    *, session: Session, game: Game, seat: Seat, email: str, language: str, timezone: str
+) -> OutboxEmail | None:
+    """Tell the person who played ``seat`` (at ``email``, in their language) that the organiser gave it to
+    someone else and that their links to the game no longer work."""
+    with i18n.in_language(language, timezone):
+        notice = compose.notice(
+            game=game,
+            to=email,
+            name=seat.name,
+            title=_("Your seat was given to someone else"),
+            paragraphs=[
+                _(
+                    "The organiser gave your seat in %(game)s (%(seat)s) to someone else: your links to this "
+                    "game no longer work.",
+                    game=game.name,
+                    seat=seat.name,
+                ),
+                _("Thank you for playing."),
+            ],
+        )
+    return queue_email(session, game, None, notice, None)
 
 
 def queue_turn_email(
@@ -279,7 +329,7 @@ def render_queued(
         raise Dropped("the seat has another address or no person now")
     if headers.get("In-Reply-To") != compose.thread_root(game, seat):
         raise Dropped("the seat has new links")
-    with i18n.in_language(seat.language):  # the sender runs in an app context, outside any request
+    with i18n.in_language(seat.language, seat.timezone):  # the sender runs in an app context, outside any request
         return _render_for(session, kind, game, seats, seat, decision, what)
 
 
@@ -425,7 +475,7 @@ def queue_digest(
     last, entries, notes = narrative.happened(session, game, seats, seat, after, since)
     if not entries and not notes:
         return None
-    with i18n.in_language(seat.language):
+    with i18n.in_language(seat.language, seat.timezone):
         lines = games.rules_of(game).narrate(entries, seat.name, notes)
         if truncated:
             lines.insert(0, _("Earlier moves are in the log on your page."))

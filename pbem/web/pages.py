@@ -89,6 +89,11 @@ class SeatPage:
         return self.result is not None
 
     @property
+    def pause_reason(self) -> str:
+        """Why the game is paused or was stopped, in the reader's language ('' if no reason was given)."""
+        return games.pause_words(self.game)
+
+    @property
     def waiting(self) -> bool:
         """True while the game runs and this seat has nothing to decide: the page reloads itself to follow it."""
         running = self.game.paused_at is None and self.game.aborted_at is None and not self.finished
@@ -297,7 +302,7 @@ def page_info(*, game: Any, seats: list[Any], me: Any, now: datetime, wait: Any 
     finished = game.status == "finished"
     info = TimeInfo(
         paused=game.paused_at is not None,
-        paused_reason=game.paused_reason,
+        paused_reason=games.pause_words(game),
         finished=finished,
         reminders_on=bool(me.reminders),
     )

@@ -5,6 +5,8 @@
     the ``admin.Actor`` the services record.
 ``admin_client``
     The ``client`` fixture, logged in as ``organiser`` through the login form (the path a person takes).
+``smtp_server``, ``smtp_app``
+    A real SMTP server and an app on the same database that sends to it (tests/mail/conftest.py).
 ``adm_table``
     A 3-seat game (ann and bob by email, a heuristic bot) created with ``admin.create_game_from_form`` (seed 1),
     as a ``tests.apps.Table``.
@@ -25,6 +27,7 @@ from engine.call_to_glory.game import task_table_text
 from pbem import admin, db
 from pbem.models import AdminAction, AdminUser, OutboxEmail
 from tests.apps import Table
+from tests.mail.conftest import make_mail_app, smtp_app, smtp_server  # noqa: F401  (the real SMTP server, shared)
 
 PASSWORD = "a long secret, 42!"
 CSRF = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"')

@@ -110,7 +110,7 @@ def test_create_a_call_to_adventure_game_with_the_form(app: Flask, admin_client:
     assert game.options["coop"] is False and game.options["allies_adversaries"] is False
     page = assert_page(admin_client.get(path), 200, "Call to Adventure", "invitations are on their way")
     assert "created the game (Call to Adventure): Bot 1 (heuristic bot), Rex (random bot)" in page
-    assert "First game: one of each character card, no choice: yes" in page, "the options in words"
+    assert "First game: one of each character card, no choice: played this way" in page, "the options in words"
     assert "Winner" in page or "Nobody won" in page, "bots play at once, to the end"
     token = csrf_of(admin_client, "/admin/")
     assert admin_client.post(f"{path}/verify", data={"csrf_token": token}).status_code == 303

@@ -187,7 +187,11 @@ def test_destructive_actions_ask_first(app: Flask, admin_client: FlaskClient, ad
         ("abort", {"reason": "no time"}, "Abort Admin game?"),
         ("email", {"seat": "2", "email": "bob@new.example"}, "Change bob&#39;s email to bob@new.example?"),
         ("hand", {"seat": "2", "kind": "random"}, "Give bob&#39;s seat to the random bot?"),
-        ("hand", {"seat": "2", "kind": "human", "email": "dan@example.com"}, "Give bob&#39;s seat to dan@example.com?"),
+        (
+            "hand",
+            {"seat": "2", "kind": "human", "person": "Dan", "email": "dan@example.com"},
+            "Give bob&#39;s seat to Dan (dan@example.com)?",
+        ),
     ]
     for action, data, words in asks:
         page = assert_page(act(admin_client, adm_table, action, **data), 200, "Are you sure?", words, "Yes, do it")
@@ -212,7 +216,8 @@ def test_a_bad_destructive_request_is_refused_before_the_question(admin_client: 
     no("email", "has no seat 9", seat="9", email="x@example.com")
     no("email", "seat must be a whole", seat="x", email="x@example.com")
     no("hand", "person or one of the bots", seat="1", kind="dragon")
-    typed = no("hand", "time", seat="1", kind="human", email="a@b.co", timezone="X")
+    no("hand", "name must not be empty", seat="1", kind="human", email="a@b.co")
+    typed = no("hand", "time", seat="1", kind="human", person="Dan", email="a@b.co", timezone="X")
     assert 'value="a@b.co"' in typed and "<details open>" in typed, "what was typed is shown again in its form"
     no("bot", "no open decision", decision="soon")
     no("bot", "decision must be a short code", decision="<script>")
@@ -239,6 +244,7 @@ def test_hand_seats_to_a_bot_and_to_a_person(app: Flask, admin_client: FlaskClie
         "hand",
         seat="1",
         kind="human",
+        person="Eve",
         email="eve@example.com",
         timezone="Asia/Tokyo",
         confirm="yes",

@@ -137,7 +137,10 @@ def test_show_everything_is_a_confirmed_post_that_is_logged_and_told(
     deliver(app)
     email = outbox_rows(app, table.game_id, "turn")[-1]
     assert "bob@example.com" in email.to_addr
-    assert notice in " ".join((email.text_body or "").split())
+    with app.app_context():
+        bob = seat_rows.seats_of(session=db.get_session(), game_id=table.game_id)[1]
+    told = re.escape(notice.split(" on ")[0]) + r" on [^()]+ \(" + re.escape(bob.timezone) + r"\)\."
+    assert re.search(told, " ".join((email.text_body or "").split())), "told, with the time on bob's clock"
 
 
 def all_hands(table: Table) -> dict[str, dict[str, int]]:

@@ -441,7 +441,7 @@ def test_pause_refuses_moves_and_resume_starts_a_fresh_wait(
     old_deadline = game_row(app, adm_table.game_id).deadline_at
     run(app, admin.pause_game, game_id=adm_table.game_id, reason="holidays", actor=organiser)
     game = game_row(app, adm_table.game_id)
-    assert game.paused_at is not None and "holidays" in (game.paused_reason or "")
+    assert game.paused_at is not None and "holidays" in games.pause_words(game)
     assert game.deadline_at is None and game.next_reminder_at is None
     with pytest.raises(errors.Paused):
         human_move(app, adm_table, 0)
@@ -490,7 +490,7 @@ def test_extend_the_deadline(app: Flask, adm_table: Table, organiser: admin.Acto
         with pytest.raises(errors.ServiceError, match="extend by"):
             run(app, admin.extend_deadline, game_id=adm_table.game_id, hours=hours, actor=organiser)
     last = actions_of(app, adm_table.game_id)[-1]
-    assert last.action == "extend_deadline" and last.notice == "The organiser gave ann 2 more hours to play."
+    assert last.action == "extend_deadline" and last.notice == "The organiser gave ann 2 hours more to play."
     no_deadline = create_table(app, organiser, policy={"deadline_hours": None}).game_id
     with pytest.raises(errors.NotNow, match="no deadline"):
         run(app, admin.extend_deadline, game_id=no_deadline, hours=5, actor=organiser)
@@ -602,7 +602,7 @@ def test_actions_since_tells_players_in_plain_words(app: Flask, adm_table: Table
     assert [(n.action, n.seat, n.text) for n in notices] == [
         ("pause", None, "The organiser paused the game."),
         ("resume", None, "The organiser resumed the game."),
-        ("extend_deadline", None, "The organiser gave ann 12 more hours to play."),
+        ("extend_deadline", None, "The organiser gave ann 12 hours more to play."),
         ("change_email", 1, "The organiser changed bob's email address."),
     ]
     assert all(n.at.tzinfo is not None for n in notices)

@@ -197,6 +197,10 @@ def test_every_kind_renders_both_parts_and_keeps_every_name(app: Flask, friday: 
         notify.queue_organiser_notice(session=session, game=game, subject="Paused", body="Zoë's turn timed out.")
         flows.links.fresh_link(session=session, token=friday.personal(2))
         flows.links.lost_links(session=session, address="sara@example.com")
+        seat = seat_rows.seats_of(session=session, game_id=friday.game_id)[1]
+        notify.queue_replaced(
+            session=session, game=game, seat=seat, email="before@example.com", language="en", timezone="UTC"
+        )
     found = rows(app)
     assert {r.kind for r in found} == set(compose.KINDS)
     for row in found:
@@ -207,8 +211,12 @@ def test_every_kind_renders_both_parts_and_keeps_every_name(app: Flask, friday: 
         assert "Friday game" in row.text_body and "Friday game" in row.html_body
         assert "Friday game" in row.subject or row.kind == "lost_links", "the one email about every game of a player"
         if row.seat_id is None:
-            assert (row.kind, row.to_addr) in (("organiser", "org@example.com"), ("lost_links", "sara@example.com"))
-            assert row.kind == "organiser" or (SARA in row.text_body and escape(SARA) in row.html_body)
+            assert (row.kind, row.to_addr) in (
+                ("organiser", "org@example.com"),
+                ("lost_links", "sara@example.com"),
+                ("notice", "before@example.com"),
+            )
+            assert row.kind != "lost_links" or (SARA in row.text_body and escape(SARA) in row.html_body)
             continue
         name = seat_of(app, row.seat_id).name
         assert name in row.text_body and escape(name) in row.html_body, f"{name!r} lost in a {row.kind} email"

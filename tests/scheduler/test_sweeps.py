@@ -233,7 +233,7 @@ def test_pause_policy_pauses_refuses_moves_and_tells_the_organiser(
     clock.at(T0 + 73 * H)
     assert time_out(app, clock.now) == 1
     game = game_row(app, table.game_id)
-    assert utc(game.paused_at) == clock.now and "ann did not play within 3 days" in (game.paused_reason or "")
+    assert utc(game.paused_at) == clock.now and "ann did not play within 3 days" in games.pause_words(game)
     assert game.status == "playing", "the status still mirrors the engine"
     assert game.deadline_at is None and game.next_reminder_at is None
     notice = outbox_to(app, "org@example.com")[-1]

@@ -16,6 +16,7 @@ from werkzeug.wrappers.response import Response as BaseResponse
 from ... import admin, db
 from ...core import checks, games
 from ...core.errors import AlreadyPlayed, NotFound, NotNow, ServiceError
+from ...i18n import N_
 from .base import DRAFT_TEXT, actor, bp, forget_draft, game_form, store_draft
 
 _: Callable[..., str] = gettext
@@ -45,7 +46,7 @@ DECISION = re.compile(r"[A-Za-z0-9._:-]{1,40}")
 def _form_int(name: str, digits: int = 6) -> int:
     value = request.form.get(name, "")
     if not value.isascii() or not value.isdigit() or len(value) > digits:
-        raise ServiceError(_("%(field)s must be a whole number", field=name.replace("_", " ")))
+        raise ServiceError(N_("%(field)s must be a whole number"), field=name.replace("_", " "))
     return int(value)
 
 
@@ -58,7 +59,7 @@ def _seat_arg(view: admin.GameView, name: str = "seat") -> int:
     """A seat number of the form (counted from 1 there), checked against the game; counted from 0."""
     position = _form_int(name, 1) - 1
     if not 0 <= position < len(view.seats):
-        raise ServiceError(_("game %(id)s has no seat %(number)d", id=view.game.id, number=position + 1))
+        raise ServiceError(N_("game %(id)s has no seat %(number)d"), id=view.game.id, number=position + 1)
     return position
 
 
@@ -98,10 +99,11 @@ def _hand(view: admin.GameView) -> dict[str, Any]:
     seat = _seat_arg(view)
     kind = _form_text("kind")
     if kind not in games.seat_kinds(view.rules):
-        raise ServiceError(_("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(view.rules.bots)))
+        raise ServiceError(N_("a seat is a person or one of the bots (%(bots)s)"), bots=", ".join(view.rules.bots))
     out: dict[str, Any] = {"seat": seat, "kind": kind}
     if kind == games.HUMAN:
         who = view.seats[seat].name
+        out["person"] = checks.check_name(_form_text("person"), _("the new player's name"), checks.MAX_PLAYER_NAME)
         out["email"] = checks.require_email(_form_text("email"), who)
         out["language"] = checks.check_language(_form_text("language") or "en")
         out["timezone"] = checks.check_timezone(_form_text("timezone") or "UTC", who)
@@ -111,7 +113,7 @@ def _hand(view: admin.GameView) -> dict[str, Any]:
 def _decision(view: admin.GameView) -> dict[str, Any]:
     decision = _form_text("decision")
     if not DECISION.fullmatch(decision):
-        raise ServiceError(_("the decision must be a short code of letters, digits and dots"))
+        raise ServiceError(N_("the decision must be a short code of letters, digits and dots"))
     seat = _seat_arg(view, "for_seat") if request.form.get("for_seat") else None
     return {"decision": decision, "seat": seat}
 
@@ -122,12 +124,10 @@ def _waited_for(view: admin.GameView, decision: str, seat: int | None) -> admin.
     if len(found) != 1:
         if found:
             raise ServiceError(
-                _(
-                    "there is no open decision %(code)r for more than one seat: say for which in this game",
-                    code=decision,
-                )
+                N_("there is no open decision %(code)r for more than one seat: say for which in this game"),
+                code=decision,
             )
-        raise ServiceError(_("there is no open decision %(code)r in this game", code=decision))
+        raise ServiceError(N_("there is no open decision %(code)r in this game"), code=decision)
     return found[0]
 
 
@@ -144,7 +144,7 @@ def _ask_bot(view: admin.GameView, args: dict[str, Any]) -> str:
 
 def _ask_reveal(view: admin.GameView, _args: dict[str, Any]) -> str:
     if view.playing is None or not view.hidden:
-        raise NotNow(_("you do not play in this game: its page already shows everything"))
+        raise NotNow(N_("you do not play in this game: its page already shows everything"))
     return _(
         "You play in this game as %(name)s. Show every hand and the hidden cards here, and export "
         "the record with its seed, for the rest of the game? Every player will be told that the organiser (who "
@@ -157,8 +157,10 @@ def _ask_hand(view: admin.GameView, args: dict[str, Any]) -> str:
     name = view.seats[args["seat"]].name
     if args["kind"] == games.HUMAN:
         return _(
-            "Give %(name)s's seat to %(email)s? Every link the seat was sent stops working.",
+            "Give %(name)s's seat to %(person)s (%(email)s)? Every link the seat was sent stops working; "
+            "%(person)s gets an invitation to the game under way, and the seat's player is told.",
             name=name,
+            person=args["person"],
             email=args["email"],
         )
     return _(
@@ -238,7 +240,7 @@ def act(game_id: int, action: str) -> Any:
         view = admin.game_view(session=db.get_session(), game_id=game_id, actor=actor())
         if chosen.ask is not None and request.form.get("confirm") != "yes":
             if not view.running:
-                raise NotNow(_("this game was aborted") if view.status == "aborted" else _("this game is over"))
+                raise NotNow(N_("this game was aborted") if view.status == "aborted" else N_("this game is over"))
             return _confirm(view, name, chosen.ask(view, chosen.read(view)))
         result = _run(game_id, chosen, chosen.read(view))
     except NotFound:
