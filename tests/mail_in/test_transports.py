@@ -197,3 +197,39 @@ def test_the_lmtp_listener_says_try_again_when_the_database_is_down(make_reply_a
         assert refused.value.smtp_code == 451
     finally:
         controller.stop()
+
+
+@pytest.mark.slow
+def test_a_whole_call_to_adventure_game_by_reply_only(make_reply_app: Any, dovecot: Dovecot, relay: Relay) -> None:
+    """Setup choices included, every decision is a numbered command in a reply; every answer is checked for
+    cards hidden from its reader (A12)."""
+    from tests.adventure_helpers import Witness, adventure_table, leaks, log_of, state_of
+
+    app = make_reply_app(**dovecot.settings())
+    names = ("Ann", "Bob")
+    table = adventure_table(app, names, {"first_game": True}, seed=12)
+    witnesses = {n: Witness(n) for n in names}
+    rng = random.Random(12)
+    replies = 0
+    while seats := waiting(table):
+        name = names[seats[0]]
+        address = f"{name.lower()}@example.com"
+        original = last_email(app, address)
+        commands = commands_in(original.text)
+        assert commands, f"{name}'s email lists commands:\n{original.text}"
+        number = rng.randrange(len(commands)) + 1
+        raw = clients.CLIENTS[CLIENTS[replies % len(CLIENTS)]](original, str(number), sender=address)
+        before = table.moves_logged()
+        relay.send(raw, original.reply_to)
+        report = imap_read(app)
+        assert "applied 1" in report, (number, sent_to(app, address)[-1].text_body[:2000])
+        assert table.moves_logged() > before
+        answer = sent_to(app, address)[-1]
+        state = state_of(table)
+        witnesses[name].update(state, log_of(table))
+        for document in (answer.text_body, answer.html_body):
+            assert not leaks(document, state, witnesses[name]), f"an answer to {name} shows a hidden card"
+        replies += 1
+        assert replies < 300
+    assert state_of(table).status == "finished"
+    assert table.verify()
