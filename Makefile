@@ -24,6 +24,7 @@ CATALOGS := $(wildcard pbem/translations/*/LC_MESSAGES/messages.po)
 $(CATALOGS:.po=.mo): %.mo: %.po | $(STAMP)
 	$(BIN)/pbem i18n compile
 
+run: export PBEM_MAIL_REPLY_ADDRESS ?= play@pbem.localhost
 run: $(STAMP) $(CATALOGS:.po=.mo)  ## migrate the SQLite database, start a demo game and serve it at http://127.0.0.1:5000
 	$(BIN)/pbem db-upgrade
 	$(BIN)/pbem demo

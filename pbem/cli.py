@@ -12,7 +12,7 @@ from sqlmodel import col, select
 
 import engine
 
-from . import admin, config, db, i18n, timing
+from . import admin, config, db, i18n, mail_in, timing
 from .admin import maintenance
 from .core import checks, games, links, seats
 from .core.errors import ServiceError
@@ -24,7 +24,7 @@ from .scheduler import jobs
 
 def register(app: Flask) -> None:
     """Add the pbem commands to the app's CLI."""
-    for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin):
+    for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin, mail_in_command):
         app.cli.add_command(command)
     for command in (backup_command, restore_command, verify_command):
         app.cli.add_command(command)
@@ -363,6 +363,81 @@ def send_mail(loop: bool, interval: float) -> None:
             time.sleep(interval)
     except KeyboardInterrupt:
         click.echo(_("stopped"))
+
+
+@click.command("mail-in")
+@click.argument("source", required=False, type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--to", "envelope_to", multiple=True, help="an envelope recipient (a pipe transport's ${recipient})")
+@click.option("--imap", "use_imap", is_flag=True, help="read the unseen messages of the MAIL_IN_IMAP_* mailbox")
+@click.option("--loop", is_flag=True, help="with --imap: keep reading every MAIL_IN_POLL_SECONDS until Ctrl-C")
+@click.option("--listen", metavar="HOST:PORT", help="be an LMTP server a mail server delivers to (127.0.0.1:8024)")
+@with_appcontext
+def mail_in_command(
+    source: str | None, envelope_to: tuple[str, ...], use_imap: bool, loop: bool, listen: str | None
+) -> None:
+    """Handle replies: SOURCE is one message in a file (FILE.eml) or - for standard input (a mail server's pipe
+    transport); --imap reads a mailbox; --listen HOST:PORT is an LMTP server.
+
+    With SOURCE it exits 0 when the message was handled (applied, answered or ignored) and 75 (EX_TEMPFAIL) when
+    it could not be (the database is unavailable): the mail server keeps it and tries again.
+    """
+    import logging
+    import sys
+    import time
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .mail_in import imap, lmtp
+
+    if sum((source is not None, use_imap, listen is not None)) != 1:
+        raise click.UsageError(_("give a file, - (standard input), --imap or --listen HOST:PORT"))
+    if loop and not use_imap:
+        raise click.UsageError(_("--loop goes with --imap"))
+    if use_imap:
+        if not imap.configured():
+            raise click.ClickException(_("MAIL_IN_IMAP_HOST is not set"))
+        interval = current_app.config["MAIL_IN_POLL_SECONDS"]
+        try:
+            while True:
+                report = imap.poll()
+                click.echo(f"{time.strftime('%H:%M:%S')} {report}")
+                if not loop:
+                    sys.exit(mail_in.EX_TEMPFAIL if report.error else mail_in.EX_OK)
+                time.sleep(interval)
+        except KeyboardInterrupt:
+            click.echo(_("stopped"))
+        return
+    if listen is not None:
+        host, _sep, port = listen.rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise click.UsageError(_("--listen takes HOST:PORT, such as 127.0.0.1:8024"))
+        controller = lmtp.listen(current_app._get_current_object(), host.strip("[]"), int(port))  # type: ignore[attr-defined]
+        click.echo(_("LMTP server on %(address)s; Ctrl-C stops", address=listen))
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            click.echo(_("stopped"))
+        finally:
+            controller.stop()
+        return
+    try:
+        if source == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(str(source), "rb") as handle:
+                raw = handle.read()
+    except OSError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        handled = mail_in.receive(raw, envelope_to=envelope_to)
+    except SQLAlchemyError as exc:
+        click.echo(_("the database is unavailable (%(error)s): try again later", error=type(exc).__name__), err=True)
+        sys.exit(mail_in.EX_TEMPFAIL)
+    except Exception:  # a bug: keep the message at the mail server (it tries again) rather than lose it
+        logging.getLogger(__name__).exception("mail-in: the message could not be handled")
+        sys.exit(mail_in.EX_TEMPFAIL)
+    click.echo(f"{handled.outcome} ({handled.moves} move(s))")
 
 
 @click.command("create-admin")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,10 @@ def _validate_admin(cfg: Any) -> None:
             raise ConfigError(f"{key} must be a whole number from 1 to {top}")
 
 
+REPLY_LOCAL = re.compile(r"[a-z0-9][a-z0-9._-]{0,19}")
+REPLY_DOMAIN = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+")
+
+
 def _validate_mail(cfg: Any, production: bool) -> None:
     """The mail backend (no mailbox in production), the SMTP server, the sender, and the timing settings."""
     from email.message import EmailMessage
@@ -176,6 +181,28 @@ def _validate_mail(cfg: Any, production: bool) -> None:
     ):
         if type(cfg[key]) is not int or not low <= cfg[key] <= top:
             raise ConfigError(f"{key} must be a whole number from {low} to {top}")
+    reply = cfg["MAIL_REPLY_ADDRESS"]
+    local, at, domain = reply.rpartition("@") if isinstance(reply, str) else ("", "", "")
+    if reply and (not at or not REPLY_LOCAL.fullmatch(local) or not REPLY_DOMAIN.fullmatch(domain)):
+        raise ConfigError(
+            f"MAIL_REPLY_ADDRESS {reply!r} must be empty or one plain address like 'play@club.example', "
+            "at most 20 characters before the @ and no '+'"
+        )
+    if cfg["MAIL_IN_IMAP_TLS"] not in ("ssl", "starttls", "none"):
+        raise ConfigError('MAIL_IN_IMAP_TLS must be "ssl", "starttls" or "none"')
+    for key in ("MAIL_IN_IMAP_HOST", "MAIL_IN_IMAP_USER", "MAIL_IN_IMAP_PASSWORD", "MAIL_IN_IMAP_FOLDER"):
+        if not isinstance(cfg[key], str):
+            raise ConfigError(f"{key} must be text")
+    if not isinstance(cfg["MAIL_IN_IMAP_DONE_FOLDER"], str):
+        raise ConfigError("MAIL_IN_IMAP_DONE_FOLDER must be text (empty: messages read stay where they are)")
+    if cfg["MAIL_IN_IMAP_HOST"] and not cfg["MAIL_IN_IMAP_USER"]:
+        raise ConfigError("MAIL_IN_IMAP_HOST is set but MAIL_IN_IMAP_USER is not")
+    if type(cfg["MAIL_IN_IMAP_PORT"]) is not int or not 1 <= cfg["MAIL_IN_IMAP_PORT"] <= 65535:
+        raise ConfigError("MAIL_IN_IMAP_PORT must be a port number from 1 to 65535")
+    if type(cfg["MAIL_IN_POLL_SECONDS"]) is not int or not 5 <= cfg["MAIL_IN_POLL_SECONDS"] <= 3600:
+        raise ConfigError("MAIL_IN_POLL_SECONDS must be a whole number of seconds from 5 to 3600")
+    if type(cfg["MAIL_IN_MAX_BYTES"]) is not int or not 10_000 <= cfg["MAIL_IN_MAX_BYTES"] <= 100_000_000:
+        raise ConfigError("MAIL_IN_MAX_BYTES must be a whole number of bytes from 10000 to 100000000")
     if cfg["MAIL_STALE_CLAIM_SECONDS"] < 4 * timeout:
         raise ConfigError(
             "MAIL_STALE_CLAIM_SECONDS must be at least 4 times MAIL_TIMEOUT: a sender that is still working "

@@ -110,6 +110,10 @@ class Seat(SQLModel, table=True):
     next_digest_at: datetime | None = _when(index=True)
     digest_seq: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
     digest_at: datetime | None = _when()
+    # Address health (pbem.flows.replies): when mail to the seat's address last bounced, and why (a DSN's status
+    # and diagnostic, shown to the organiser and the player); None while it is healthy.
+    bounced_at: datetime | None = _when()
+    bounce_detail: str | None = Field(default=None, max_length=300)
 
     @property
     def is_bot(self) -> bool:
@@ -275,3 +279,18 @@ class SchedulerBeat(SQLModel, table=True):
     done: int = Field(default=0, sa_column=Column(BigInteger, nullable=False, server_default="0"))
     host: str = Field(default="", max_length=64)
     """The scheduler that ran it last (host name and process id)."""
+
+
+class InboundMail(SQLModel, table=True):
+    """One message that reached the server by mail (a reply, a robot's mail, a bounce), kept by its Message-ID so
+    that each is handled exactly once: ``outcome`` says what was done with it, as a code (``pbem.flows.replies``)."""
+
+    __tablename__ = "inbound_mail"
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(max_length=255, unique=True)
+    received_at: datetime = _ts()
+    outcome: str = Field(default="received", max_length=16)
+    game_id: int | None = Field(default=None)
+    seat: int | None = Field(default=None)
+    moves: int = 0

@@ -50,7 +50,7 @@ _RECENT_MOVES = (
     .where(col(MoveRecord.game_id) == bindparam("game_id"))
     .where(col(MoveRecord.seat) == bindparam("seat"))
     .where(col(MoveRecord.created_at) >= bindparam("since"))
-    .where(col(MoveRecord.source).in_(("page", "link")))
+    .where(col(MoveRecord.source).in_(("page", "link", "email")))
 )
 _INSERT_MOVES = insert(MoveRecord.__table__)  # type: ignore[attr-defined]
 _EVENTS = (
@@ -417,7 +417,7 @@ def apply_move(
             raise AlreadyPlayed
     before = Before.of(rules, state)
     outcome = MoveOutcome(game, state, seats=seats, before=before)
-    if standing and source in ("page", "link"):
+    if standing and source in ("page", "link", "email"):
         _check_standing_rate(session, rules, game_id, seat, utcnow())
     version = game.version
     next_seq = _next_seq(session, game_id)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,6 +147,72 @@ def _parse(purpose: str, data: Any) -> Link:
     if not isinstance(decision, str) or not 0 < len(decision) <= 64 or not isinstance(move, dict):
         raise LinkInvalid
     return Link(purpose, game_id, seat, tag, decision, move)
+
+
+REPLY = "reply"
+BOUNCE = "bounce"
+LONGEST_LOCAL = 64
+"""RFC 5321: at most 64 characters before the @ (the reply address's own local part, its "+" and the token)."""
+_REPLY_TOKEN = re.compile(r"([1-9][0-9]{0,9})-([0-9]{1,2})-([0-9a-f]{6}|0)-([0-9a-f]{20})")
+LONGEST_TOKEN = 10 + 1 + 2 + 1 + 6 + 1 + 20
+
+
+@dataclass(frozen=True)
+class ReplyToken:
+    """What the token of a reply (or bounce) address names: the game, the seat, a digest of the decision the email
+    was about ("0": none), and the MAC that binds them to the seat's nonce (checked with ``ReplyToken.valid``)."""
+
+    purpose: str
+    game_id: int
+    seat: int
+    decision: str
+    mac: str
+
+    def valid(self, nonce: str) -> bool:
+        """True when the token was made for the seat's current nonce with a current or fallback secret key."""
+        body = f"{self.game_id}-{self.seat}-{self.decision}"
+        return any(hmac.compare_digest(self.mac, _reply_mac(key, self.purpose, body, nonce)) for key in _secret_keys())
+
+
+def decision_digest(decision: str | None) -> str:
+    """A decision id as a reply token carries it: six hex digits of its SHA-256 ("0" for no decision)."""
+    return hashlib.sha256(decision.encode()).hexdigest()[:6] if decision else "0"
+
+
+def _secret_keys() -> list[str]:
+    return [current_app.config["SECRET_KEY"], *current_app.config["SECRET_KEY_FALLBACKS"]]
+
+
+def _reply_mac(key: str, purpose: str, body: str, nonce: str) -> str:
+    message = f"pbem.{purpose}|{body}|{nonce_tag(nonce)}".encode()
+    return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()[:20]
+
+
+def reply_token(game_id: int, seat: int, nonce: str, decision: str | None, purpose: str = REPLY) -> str:
+    """The token of a seat's reply address (or, with ``purpose`` BOUNCE, of its return path): lowercase, at most
+    LONGEST_TOKEN characters, unforgeable without the secret key, and dead once the seat's nonce changes."""
+    body = f"{game_id}-{seat}-{decision_digest(decision)}"
+    return f"{body}-{_reply_mac(current_app.config['SECRET_KEY'], purpose, body, nonce)}"
+
+
+def tagged_address(base: str, token: str) -> str:
+    """``local+token@domain`` from the configured address ``local@domain``."""
+    local, _, domain = base.rpartition("@")
+    return f"{local}+{token}@{domain}"
+
+
+def read_reply_address(address: str, base: str, purpose: str = REPLY) -> ReplyToken | None:
+    """The token of ``address`` if it is ``base`` (``local@domain``) with a well-formed token after a "+" (case
+    does not matter); None otherwise. The MAC is checked against the seat's nonce later (``ReplyToken.valid``)."""
+    local, _, domain = base.lower().rpartition("@")
+    got_local, _, got_domain = address.strip().lower().rpartition("@")
+    if not local or got_domain != domain or not got_local.startswith(local + "+"):
+        return None
+    match = _REPLY_TOKEN.fullmatch(got_local[len(local) + 1 :])
+    if match is None:
+        return None
+    game_id, seat, decision, mac = match.groups()
+    return ReplyToken(purpose, int(game_id), int(seat), decision, mac)
 
 
 def external_url(endpoint: str, **values: Any) -> str:

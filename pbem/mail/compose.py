@@ -26,7 +26,7 @@ from jinja2 import Environment, Template
 from engine.protocol import Milestone, Result
 
 from .. import i18n
-from ..core import games, links, records
+from ..core import games, links, records, replies
 from ..models import Game, Seat
 from . import outbox
 
@@ -103,8 +103,18 @@ def mine_url(address: str) -> str:
     return links.external_url("mine.page", token=links.mine_token(address))
 
 
-def seat_headers(game: Game, seat: Seat, *, root: bool) -> dict[str, str]:
-    """Threading (unless this is the thread's root) and RFC 8058 one-click unsubscribe headers."""
+def reply_address(game: Game, seat: Seat, decision: str | None) -> str | None:
+    """The seat's reply address for an email about ``decision`` (``MAIL_REPLY_ADDRESS`` with the seat's token
+    after a "+"), or None when replies are not read."""
+    base = current_app.config["MAIL_REPLY_ADDRESS"]
+    if not base:
+        return None
+    return links.tagged_address(base, links.reply_token(game.id or 0, seat.position, seat.nonce, decision))
+
+
+def seat_headers(game: Game, seat: Seat, *, root: bool, decision: str | None = None) -> dict[str, str]:
+    """Threading (unless this is the thread's root), RFC 8058 one-click unsubscribe headers, and the seat's
+    Reply-To (naming ``decision``, the decision the email is about) when replies are read."""
     headers = {
         "List-Unsubscribe": f"<{settings_url(game, seat)}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
@@ -112,7 +122,19 @@ def seat_headers(game: Game, seat: Seat, *, root: bool) -> dict[str, str]:
     if not root:
         headers["In-Reply-To"] = thread_root(game, seat)
         headers["References"] = thread_root(game, seat)
+    address = reply_address(game, seat, decision)
+    if address is not None:
+        headers["Reply-To"] = address
     return headers
+
+
+def reply_commands(game: Game, state: Any, seat: Seat) -> list[dict[str, Any]]:
+    """The numbered commands a reply may carry for the seat's open choices now (the game's ``commands``, in the
+    language spoken now); empty when replies are not read or the seat has nothing to decide."""
+    if not current_app.config["MAIL_REPLY_ADDRESS"]:
+        return []
+    rules = games.rules_of(game)
+    return [{"number": i, "text": c.text, "label": c.label} for i, c in enumerate(rules.commands(state, seat.name), 1)]
 
 
 def _environment() -> Environment:
@@ -271,9 +293,13 @@ def turn(
     waited: timedelta | None = None,
     deadline: datetime | None = None,
     sheets: Sequence[Milestone] = (),
+    answer: Answer | None = None,
 ) -> Email:
     """'Your turn': what is asked, the board as the seat sees it, what happened, one link per move of the decision,
-    and the score ``sheets`` folded into it (the game's ``milestone.*`` of each)."""
+    the commands a reply may carry, and the score ``sheets`` folded into it (the game's ``milestone.*`` of each).
+
+    With ``answer``, it is the answer to a reply of the seat (what was done with it first), whether or not the
+    seat has a decision open now."""
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
     context = _base(game, seats, seat) | {
@@ -289,10 +315,35 @@ def turn(
         "at_deadline": str(at) if (at := AT_DEADLINE.get(str((game.policy or {}).get("timeout")))) else None,
         "subject_line": turn_subject(game, state, seat, reminder),
         "sheets": list(sheets),
+        "commands": reply_commands(game, state, seat) if decision is not None else [],
+        "replies": bool(current_app.config["MAIL_REPLY_ADDRESS"]),
+        "seat_commands": replies.examples(),
+        "answer": answer,
     }
     text, html = render("turn", **context)
-    headers = seat_headers(game, seat, root=False)
-    return Email("turn", recipient(seat), context["subject_line"], text, html, headers)
+    headers = seat_headers(game, seat, root=False, decision=decision.id if decision else None)
+    if answer is None:
+        return Email("turn", recipient(seat), context["subject_line"], text, html, headers)
+    if answer.message_id:
+        headers["In-Reply-To"] = answer.message_id
+        headers["References"] = f"{thread_root(game, seat)} {answer.message_id}"
+    title = answer.subject if answer.subject.lower().startswith(("re:", "aw:", "antw:")) else f"Re: {answer.subject}"
+    return Email("answer", recipient(seat), title if answer.subject else context["subject_line"], text, html, headers)
+
+
+@dataclass
+class Answer:
+    """What was done with a reply, in words of the language spoken now: each line's outcome (``done``: moves
+    and settings made; ``refused``: why a command was not done; ``said``: what went to the table), whether the
+    rules and commands were asked for (``help``), and the reply's Message-ID and subject to thread under."""
+
+    done: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    said: str = ""
+    nothing: bool = False
+    help: bool = False
+    message_id: str = ""
+    subject: str = ""
 
 
 def milestone_sheet(

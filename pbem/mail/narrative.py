@@ -21,7 +21,7 @@ from . import outbox
 STORY_MOVES = 200
 """The narrative of a turn email reads at most this many of the latest moves."""
 STORY_FIRST_LOOK = 24
-OWN_SOURCES = ("link", "page")
+OWN_SOURCES = ("link", "page", "email")
 _RECENT = (
     sa.select(
         col(MoveRecord.seq),

@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
 from engine.protocol import Milestone
@@ -298,11 +298,43 @@ def _queue_unrendered(
         html="",
         game_id=game.id,
         seat_id=seat.id,
-        headers=compose.seat_headers(game, seat, root=False),
+        headers=compose.seat_headers(game, seat, root=False, decision=decision),
         dedupe_key=dedupe_key,
         decision=decision,
         render=what,
     )
+
+
+def queue_answer(*, session: Session, game_id: int, seat: int, answer: compose.Answer) -> OutboxEmail | None:
+    """Queue the answer to a reply of ``seat`` (what was done with it, then the game as it stands now with the
+    seat's choices and commands), in the language spoken now (the seat's); the seat's queued turn emails are
+    dropped, as the answer says what they would. None when the seat cannot be reached."""
+    game = seat_rows.get_game(session=session, game_id=game_id)
+    seats = seat_rows.seats_of(session=session, game_id=game_id)
+    me = seats[seat]
+    if not reachable(me):
+        return None
+    session.execute(
+        update(OutboxEmail)
+        .where(
+            col(OutboxEmail.seat_id) == me.id,
+            col(OutboxEmail.kind) == "turn",
+            col(OutboxEmail.status) == "queued",
+        )
+        .values(status="dropped", last_error="dropped: the answer to a reply says it")
+        .execution_options(synchronize_session=False)
+    )
+    state = games.load_state(game)
+    email = compose.turn(
+        game=game,
+        seats=seats,
+        seat=me,
+        state=state,
+        story=narrative.story(session=session, game=game, seats=seats, seat=me),
+        deadline=deadline_of(session, game, me),
+        answer=answer,
+    )
+    return queue_email(session, game, me, email, None)
 
 
 class Dropped(Exception):

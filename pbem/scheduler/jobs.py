@@ -2,7 +2,8 @@
 
 One ``BackgroundScheduler`` (UTC, in-memory job store) with four interval jobs registered from
 code at start: the outbox sender every SCHEDULER_SEND_SECONDS, the deadline, reminder and digest sweeps every
-SCHEDULER_SWEEP_SECONDS. Nothing is pickled and nothing is remembered here: the database says what
+SCHEDULER_SWEEP_SECONDS; a fifth reads replies over IMAP every MAIL_IN_POLL_SECONDS when MAIL_IN_IMAP_HOST
+is set. Nothing is pickled and nothing is remembered here: the database says what
 is due, and each job claims its rows, so a second scheduler process does no harm. A run that starts
 late still runs (no misfire grace limit), late runs are coalesced into one, and a job never overlaps
 itself. ``pbem scheduler`` runs it as its own process; ``pbem serve`` (``make run``) inside the
@@ -35,6 +36,7 @@ from werkzeug.serving import run_simple
 from .. import db
 from ..core import health
 from ..mail import sender
+from ..mail_in import imap
 from ..models import utcnow
 from . import sweeps
 
@@ -109,6 +111,14 @@ def _beat(job: str, seconds: float, done: int) -> None:
         log.warning("%s: the heartbeat could not be recorded: %s", job, type(exc).__name__)
 
 
+def mail_in_job(app: Flask) -> None:
+    """Read the replies waiting in the IMAP mailbox (only scheduled when MAIL_IN_IMAP_HOST is set)."""
+    with app.app_context():
+        report = imap.poll()
+        if report.read:
+            log.info("mail in: %s", report)
+
+
 JOBS: tuple[tuple[str, Callable[[Flask], None], str], ...] = (
     ("send-mail", send_mail_job, "SCHEDULER_SEND_SECONDS"),
     ("deadlines", deadline_job, "SCHEDULER_SWEEP_SECONDS"),
@@ -122,11 +132,14 @@ def build(app: Flask) -> BackgroundScheduler:
     scheduler = BackgroundScheduler(
         timezone="UTC",
         jobstores={"default": MemoryJobStore()},
-        executors={"default": ThreadPoolExecutor(len(JOBS))},
+        executors={"default": ThreadPoolExecutor(len(JOBS) + 1)},
         job_defaults=JOB_DEFAULTS,
     )
     first = datetime.now(UTC)
-    for job_id, function, interval in JOBS:
+    jobs = list(JOBS)
+    if app.config["MAIL_IN_IMAP_HOST"]:
+        jobs.append(("mail-in", mail_in_job, "MAIL_IN_POLL_SECONDS"))
+    for job_id, function, interval in jobs:
         scheduler.add_job(
             function,
             "interval",

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from email.message import EmailMessage
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import Headers
 
-from .. import db
+from .. import db, i18n, mail_in
+from ..i18n import N_
 from ..mail import outbox
 from ..mail.sender import Outgoing, Undeliverable, build_message
 from ..models import OutboxEmail
@@ -67,8 +69,10 @@ def index() -> Any:
         return _bad_request()
     session = db.get_session()
     box = outbox.mailbox_page(session=session, to=to or None, page=int(page), per_page=PER_PAGE)
+    replied = REPLIED.get(request.args.get("replied", ""))
     return render_template(
         "mailbox/index.html",
+        replied=i18n.text(replied) if replied else None,
         box=box,
         recipients=outbox.recipients(session=session),
         backend=current_app.config["MAIL_BACKEND"],
@@ -114,3 +118,33 @@ def html_part(email_id: int) -> Any:
     if email is None:
         return _not_found()
     return EmailPage(email.html_body, mimetype="text/html")
+
+
+LONGEST_REPLY = 20_000
+REPLIED = {
+    "applied": N_("Your reply made its moves; the answer arrives here once it is sent."),
+    "answered": N_("Your reply was read; the answer arrives here once it is sent."),
+    "duplicate": N_("This reply was handled before."),
+}
+
+
+@bp.post("/<id:email_id>/reply")
+def reply(email_id: int) -> Any:
+    """The Reply form: its text goes, as a reply from the email's recipient to its Reply-To address, through the
+    parser and the flow that replies by mail go through (``pbem.mail_in``); the answer lands in this mailbox."""
+    email = _email(email_id)
+    if email is None:
+        return _not_found()
+    reply_to = (email.headers or {}).get("Reply-To")
+    text = request.form.get("text", "")
+    if not reply_to or len(text) > LONGEST_REPLY:
+        return error_page(400, _("This email cannot be answered here, or the reply is too long."))
+    message = EmailMessage()
+    message["From"] = email.to_addr
+    message["To"] = reply_to
+    message["Subject"] = f"Re: {email.subject}"
+    message["Message-ID"] = outbox.new_message_id()
+    message["In-Reply-To"] = email.message_id
+    message.set_content(text or "\n")
+    handled = mail_in.receive(message.as_bytes())
+    return redirect(url_for("mailbox.index", to=email.to_addr, replied=handled.outcome), code=303)

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0014_ops"
-down_revision = "0011_admin_language"
+down_revision = "0013_mail_in"
 branch_labels = None
 depends_on = None
 
