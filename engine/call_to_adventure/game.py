@@ -13,6 +13,7 @@ from ..protocol import (
     Choice,
     ChoiceGroup,
     Closed,
+    Command,
     Decision,
     Event,
     Game,
@@ -24,7 +25,7 @@ from ..protocol import (
     register_game,
     with_notes,
 )
-from . import bots, record, rules, state, view
+from . import bots, commands, record, rules, state, view
 from .cardset import CardSet, parse
 from .files import PACKAGED, packaged_set
 from .moves import PATHS, Move
@@ -450,6 +451,20 @@ class CallToAdventure(Game):
         if not error.key:
             return error.message
         return self.words.refusal(error.key, error.params, self._cards)
+
+    def commands(self, st: State, player: str) -> list[Command]:
+        """A short command per open choice (each challenge once per number of dark runes), in this game's
+        language: "gain quick hands", "attempt fire at the ferry top 2", "journey old songs", "end"."""
+        return commands.commands(
+            self.choices(st, player), lambda move: self.refine(st, player, move), self.words, self._cards
+        )
+
+    def parse_command(self, st: State, player: str, text: str) -> Mapping[str, Any] | None:
+        """The move a line of a reply asks for (its number, or its words here or in English), or None."""
+        listed = self.commands(st, player)
+        english = self.speaking("en")
+        others = english.commands(st, player) if english is not self else []
+        return commands.parse(text, listed, others, self.words, english.words)
 
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""

@@ -345,9 +345,11 @@ def _effect_variants(state: State, p: Player, c: str, do: str, effect: dict[str,
     return [Move(p.name, do, card=c)]
 
 
-def _plays(state: State, p: Player) -> list[Move]:
-    """The cards ``p`` may play and the powers they may use now (A8, A9)."""
-    if not p.hand and not p.allies and p.origin is None:
+def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
+    """The cards ``p`` may play and the powers they may use now (A8, A9), as ``verify_play`` and ``verify_use``
+    judge them (their checks after the turn's, which hold here: ``p`` is the player to move); with ``first``,
+    at most one (is anything playable?)."""
+    if not p.hand and not p.allies and p.origin is None and p.motivation is None:
         return []
     timings = timings_now(state)
     if not timings:
@@ -356,37 +358,80 @@ def _plays(state: State, p: Player) -> list[Move]:
     out: list[Move] = []
     for c in p.hand:
         card = table[c]
-        if card.timing in timings and card.effect is not None:
-            out += _effect_variants(state, p, c, "play", card.effect)
+        if card.timing in timings and card.effect is not None and _may_play(state, p, card):
+            # _playable holds for this card (in hand, its kind allowed, its timing now): each variant's values
+            for m in _effect_variants(state, p, c, "play", card.effect):
+                if _ok(_effect_body, state, p, m):
+                    out.append(m)
+                    if first:
+                        return out
     for c in _powered(state, p):
         power = table[c].power
         if power is not None and power["timing"] in timings:
-            out += _effect_variants(state, p, c, "use", power["effect"])
-    return [m for m in out if _passes(state, m)]
+            for m in _effect_variants(state, p, c, "use", power["effect"]):
+                if _ok(_use_body, state, p, m):
+                    out.append(m)
+                    if first:
+                        return out
+    return out
+
+
+def _effect_body(state: State, p: Player, move: Move) -> None:
+    effect = state.cards.cards[move.card or ""].effect
+    assert effect is not None
+    _verify_effect(state, p, move, effect, "A8")
+
+
+def _ok(body: Callable[[State, Player, Move], None], state: State, p: Player, move: Move) -> bool:
+    try:
+        body(state, p, move)
+    except _No:
+        return False
+    return True
 
 
 def _main_takes(state: State, p: Player) -> list[Move]:
-    """The traits and challenges open to ``p`` as their main action now (A4)."""
+    """The traits and challenges open to ``p`` as their main action now (A4): the row cards ``_may_take``
+    accepts (``verify_trait`` and ``verify_attempt`` after their checks of the turn and the step, which hold
+    here: ``p`` is the player to move, in the main step). The rows of an Act closed to ``p``, and every row while
+    the Adversary must be faced, are refused by ``_may_take`` for all their cards alike: asked once per row."""
     name = p.name
     table = state.cards.cards
     out: list[Move] = []
     adv = state.adversary
     if adv is not None and adv["defeated_by"] is None:
-        out.append(Move(name, "attempt", card=adv["card"], path="top"))
+        if _takes(state, p, -1, table[adv["card"]], "attempt"):
+            out.append(Move(name, "attempt", card=adv["card"], path="top"))
+        if len(p.story) >= 8:
+            return out  # A13.3: no row card is open (_may_take: "adversary")
+    seen: Counter[str] | None = None
     for a in range(3):
-        if not state.up[a]:
-            continue
+        if not _open_act(state, p, a):
+            continue  # A6 (_may_take: "act_over"), or a face-down row
         for c in state.rows[a]:
             if c is None:
                 continue
-            kind = table[c].type
+            card = table[c]
+            kind = card.type
             if kind == "trait":
-                out.append(Move(name, "trait", c))
-            elif kind == "adversary":
+                pre = card.prerequisite
+                if seen is None and pre is not None and pre["kind"] == "icon":
+                    seen = icons(state.cards, p)
+                if _takes(state, p, a, card, "trait", seen):
+                    out.append(Move(name, "trait", c))
+            elif kind in ("challenge", "adversary") and _takes(state, p, a, card, "attempt"):
                 out.append(Move(name, "attempt", card=c, path="top"))
-            else:
-                out += [Move(name, "attempt", c, "top"), Move(name, "attempt", c, "bottom")]
-    return [m for m in out if _passes(state, m)]
+                if len(card.paths) > 1:
+                    out.append(Move(name, "attempt", card=c, path="bottom"))
+    return out
+
+
+def _takes(state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None) -> bool:
+    try:
+        _may_take(state, p, act, card, do, seen)
+    except _No:
+        return False
+    return True
 
 
 def _candidates(state: State, p: Player) -> list[Move]:
@@ -428,8 +473,8 @@ def _candidates(state: State, p: Player) -> list[Move]:
             out = [Move(name, "end")]
         out = [m for m in out if _passes(state, m)]
     if phase in ("main", "after") and not state.journeyed and p.xp >= 1:
-        journeys = [Move(name, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-        out += [m for m in journeys if _passes(state, m)]
+        # verify_journey's checks of the step, the turn's journey and its cost hold: every card of a face-up row
+        out += [Move(name, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
     return out + _plays(state, p)
 
 
@@ -543,7 +588,7 @@ def _row_card(state: State, move: Move, card: str | None) -> tuple[int, int, Car
     raise _No("A4.4", "not_in_row", card=card, now=_step(state))
 
 
-def _may_take(state: State, p: Player, act: int, card: Card, do: str) -> None:
+def _may_take(state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None) -> None:
     """Whether ``p`` may gain (``trait``) or attempt this row card (Act ``act``; -1: the Adversary of A13) on
     their own turn, whoever's turn it is now: the reasons that do not depend on the step (A4.1, A5, A6, A13.3)."""
     adv = state.adversary
@@ -559,7 +604,7 @@ def _may_take(state: State, p: Player, act: int, card: Card, do: str) -> None:
         if card.type != "trait":
             raise _No("A4", "not_trait", card=card.id, type=card.type)
         pre = card.prerequisite
-        if pre is None or meets(state, p, card):
+        if pre is None or meets(state, p, card, seen):
             return
         kind = pre["kind"]
         if kind == "spend":
@@ -818,7 +863,18 @@ def _verify_effect(state: State, p: Player, move: Move, effect: dict[str, Any], 
 def verify_play(state: State, move: Move) -> Player:
     """Play a Hero or Antihero card (A8): in hand, allowed at the player's level (A7), at its timing."""
     p = _turn(state, move)
-    card_id = move.card
+    _play_body(state, p, move)
+    return p
+
+
+def _play_body(state: State, p: Player, move: Move) -> None:
+    card = _playable(state, p, move.card)
+    assert card.effect is not None
+    _verify_effect(state, p, move, card.effect, "A8")
+
+
+def _playable(state: State, p: Player, card_id: str | None) -> Card:
+    """The card ``p`` plays if it is in their hand, their level allows its kind (A7) and its timing is now (A8)."""
     if card_id not in p.hand:
         raise _No("A8", "not_in_hand", card=card_id, now=_step(state))
     card = state.cards.cards[card_id]
@@ -826,20 +882,24 @@ def verify_play(state: State, move: Move) -> Player:
         raise _No("A7", "level", level=state.cards.track[p.level].name, type=card.type, now=_step(state))
     if card.timing not in timings_now(state) or card.effect is None:
         raise _No("A8", "timing", card=card_id, timing=card.timing, now=_step(state))
-    _verify_effect(state, p, move, card.effect, "A8")
-    return p
+    return card
 
 
 def verify_use(state: State, move: Move) -> Player:
     """Use a power of one's Origin, Motivation or ally (A9): at its timing, once per turn if it says so, paid."""
     p = _turn(state, move)
+    _use_body(state, p, move)
+    return p
+
+
+def _use_body(state: State, p: Player, move: Move) -> None:
     card_id = move.card
     if card_id is None or card_id not in _powered(state, p):
         raise _No("A9", "not_yours", card=card_id, now=_step(state))
     power = state.cards.cards[card_id].power
     if power is None:
         raise _No("A9", "not_yours", card=card_id, now=_step(state))
-    if power["timing"] not in _TIMINGS["after"] + ("before", "facing", "after"):
+    if power["timing"] not in _USED_TIMINGS:
         raise _No("A9", "power_triggered", card=card_id, now=_step(state))
     if power["timing"] not in timings_now(state):
         raise _No("A9", "power_timing", card=card_id, timing=power["timing"], now=_step(state))
@@ -848,7 +908,10 @@ def verify_use(state: State, move: Move) -> Player:
     if power["cost"] != "sacrifice" and p.xp < power["cost"]:
         raise _No("A9", "power_cost", card=card_id, n=power["cost"], xp=p.xp, now=_step(state))
     _verify_effect(state, p, move, power["effect"], "A9")
-    return p
+
+
+_USED_TIMINGS: Final = ("before", "facing", "after", "any", "opponent")
+"""The timings of powers used with the move ``use`` (the others are triggers)."""
 
 
 _VERIFY: Final[dict[str, Callable[[State, Move], Player]]] = {
@@ -940,7 +1003,7 @@ def _nothing_open(state: State, p: Player) -> bool:
         return False
     if not state.journeyed and p.xp >= 1 and any(c for a in range(3) if state.up[a] for c in state.rows[a]):
         return False
-    return not _plays(state, p)
+    return not _plays(state, p, first=True)
 
 
 def _reachable(state: State) -> bool:
@@ -1115,7 +1178,7 @@ def _to_facing(state: State, p: Player, events: list[Event] | None) -> None:
         state.phase = "draw"
         return
     state.phase = "facing"
-    if not _plays(state, p):
+    if not _plays(state, p, first=True):
         _resolve(state, p, events)
 
 
