@@ -7,6 +7,7 @@ file, the card and the field. Parsed sets are cached by their text (they are imm
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final
@@ -180,7 +181,9 @@ def _str(w: _Where, table: dict[str, Any], key: str, choices: tuple[str, ...] | 
     if not isinstance(value, str) or not value:
         raise w.fail(field, "is missing" if value is None else f"must be a text, not {value!r}")
     if choices is not None and value not in choices:
-        raise w.fail(field, f"unknown {key} {value!r} (expected one of {', '.join(choices)})")
+        raise w.fail(field, f"unknown {key} {value[:40]!r} (expected one of {', '.join(choices)})")
+    if key == "id" and (len(value) > ID_LENGTH or not value.isprintable() or any(c.isspace() for c in value)):
+        raise w.fail(field, f"must be at most {ID_LENGTH} printable characters without spaces")
     return value
 
 
@@ -206,7 +209,29 @@ def _texts(w: _Where, table: dict[str, Any], key: str, required: bool) -> dict[s
             raise w.fail(f"{key}.{lang}", f"unknown language (expected one of {', '.join(LANGUAGES)})")
         if not isinstance(text, str) or not text.strip():
             raise w.fail(f"{key}.{lang}", "must be a non-empty text")
+        _plain(w, f"{key}.{lang}", text, NAME_LENGTH if key == "name" else TEXT_LENGTH, key != "name")
     return dict(value)
+
+
+NAME_LENGTH: Final = 60
+"""The longest name of a card or a set, in characters."""
+TEXT_LENGTH: Final = 600
+"""The longest text (a card's text, flavour, the rise card), in characters."""
+ID_LENGTH: Final = 60
+"""The longest card or set id."""
+_BIDI: Final = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _plain(w: _Where, field: str, text: str, longest: int, lines: bool = False) -> None:
+    """A text shown to players: at most ``longest`` characters, no control or bidirectional-override characters
+    (which could make a name read as something else on a page or in an email); line breaks only in ``lines``."""
+    if len(text) > longest:
+        raise w.fail(field, f"is {len(text)} characters long (at most {longest})")
+    for ch in text:
+        if ch in _BIDI:
+            raise w.fail(field, f"contains the bidirectional control character U+{ord(ch):04X}")
+        if unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") and not (lines and ch == "\n"):
+            raise w.fail(field, f"contains the control character U+{ord(ch):04X}")
 
 
 def _icons(w: _Where, value: Any, field: str, choices: tuple[str, ...] = ICONS) -> tuple[str, ...]:
@@ -490,13 +515,50 @@ ADVERSARY_EFFECTS: Final = ("adversary_experience", "lose_experience", "corrupti
 experience, takes a corruption, or takes ``-n`` on the cast under way."""
 
 
+MAX_NESTING: Final = 16
+"""How deep arrays and inline tables may nest in a card set (the format needs 4)."""
+
+
+def nesting(text: str) -> int:
+    """The deepest nesting of TOML arrays and inline tables in ``text`` (strings and comments skipped), counted
+    without recursion so that any text can be measured."""
+    depth = deepest = 0
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else c
+            i += len(quote)
+            while i < n and text[i : i + len(quote)] != quote:
+                i += 2 if c == '"' and text[i] == "\\" else 1
+            i += len(quote)
+            continue
+        if c == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest
+
+
 @lru_cache(maxsize=16)
 def parse(text: str, source: str) -> CardSet:
     """Parse and validate a card set from its TOML ``text``; ``source`` (a file name) is named in errors."""
+    if not isinstance(text, str):
+        raise CardSetError(f"{source}: a card set is a TOML text")
+    if nesting(text) > MAX_NESTING:
+        raise CardSetError(f"{source}: arrays and tables nest more than {MAX_NESTING} deep")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CardSetError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise CardSetError(f"{source}: arrays and tables nest too deep") from None
     w = _Where(source)
     for key in data:
         if key not in _SECTIONS:

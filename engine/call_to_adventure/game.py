@@ -7,12 +7,13 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Final, TypeAlias
 
-from ..errors import FormatError, OptionsError
+from ..errors import FormatError, IllegalMove, OptionsError
 from ..protocol import (
     Bot,
     Choice,
     ChoiceGroup,
     Closed,
+    Command,
     Decision,
     Event,
     Game,
@@ -24,7 +25,7 @@ from ..protocol import (
     register_game,
     with_notes,
 )
-from . import bots, record, rules, state, view
+from . import bots, commands, record, rules, state, view
 from .cardset import CardSet, parse
 from .files import PACKAGED, packaged_set
 from .moves import PATHS, Move
@@ -149,7 +150,8 @@ def _note(st: State, p: Player, move: Move, w: Words) -> str:
 
 
 def _closed(st: State, p: Player, legal: Sequence[Move], w: Words) -> dict[str, list[Closed]]:
-    """The row cards and hand cards closed to the player who is to move now, by group, with the reasons."""
+    """The row cards and hand cards closed to the player who is to move now, by group, with the reasons: the
+    refusals of ``rules.verify`` for those cards, in short."""
     out: dict[str, list[Closed]] = {}
     if st.status != "playing" or st.ps[st.current] is not p or st.tucks:
         return out
@@ -164,37 +166,21 @@ def _closed(st: State, p: Player, legal: Sequence[Move], w: Words) -> dict[str, 
             card = table[c]
             if c in offered or card.type not in ("trait", "challenge", "adversary"):
                 continue
-            why = rules.closed_reason(st, p, act, card)
+            why = rules.why_closed(st, p, act, card)
             if why is not None:
                 key = "trait" if card.type == "trait" else "attempt"
-                out.setdefault(key, []).append(Closed(w.name(st.cards, c), view.reason_text(w, *why), _RULES[why[0]]))
+                reason = w.reason(why[1], why[2], st.cards)
+                out.setdefault(key, []).append(Closed(w.name(st.cards, c), reason, why[0]))
     if st.phase in ("main", "prepare", "facing", "after"):
-        timings = rules.timings_now(st)
         played = {m.card for m in legal if m.do == "play"}
         for c in p.hand:
             if c in played:
                 continue
-            card = table[c]
-            if not rules.may_play(st, p, card):
-                key, rule = f"closed_{card.type}_level", "A7"
-                reason = w.text(key, level=st.cards.track[p.level].name)
-            elif card.timing not in timings:
-                reason, rule = w.text(f"closed_timing_{card.timing}"), "A8"
-            else:
-                reason, rule = w.text("closed_no_target"), "A8"
-            out.setdefault("play", []).append(Closed(w.name(st.cards, c), reason, rule))
+            refusal = rules.why_not(st, Move(p.name, "play", card=c))
+            if refusal is not None:
+                reason = w.reason(refusal.key, refusal.params, st.cards)
+                out.setdefault("play", []).append(Closed(w.name(st.cards, c), reason, refusal.rule))
     return out
-
-
-_RULES: Final = {
-    "closed_adversary": "A13.3",
-    "closed_adversary_later": "A13.3",
-    "closed_act_over": "A6",
-    "closed_spend": "A4.1",
-    "closed_icon": "A4.1",
-    "closed_corruption": "A4.1",
-    "closed_virtue": "A4.1",
-}
 
 
 def _choices(st: State, player: str, w: Words) -> list[ChoiceGroup]:
@@ -479,6 +465,26 @@ class CallToAdventure(Game):
         ]
         return [w.text("progress", parts=w.TEXTS["progress_sep"].join(parts))]
 
+    def explain(self, error: IllegalMove) -> str:
+        """A refusal of ``rules.verify`` in this game's language: what is wrong and what is possible now."""
+        if not error.key:
+            return error.message
+        return self.words.refusal(error.key, error.params, self._cards)
+
+    def commands(self, st: State, player: str) -> list[Command]:
+        """A short command per open choice (each challenge once per number of dark runes), in this game's
+        language: "gain quick hands", "attempt fire at the ferry top 2", "journey old songs", "end"."""
+        return commands.commands(
+            self.choices(st, player), lambda move: self.refine(st, player, move), self.words, self._cards
+        )
+
+    def parse_command(self, st: State, player: str, text: str) -> Mapping[str, Any] | None:
+        """The move a line of a reply asks for (its number, or its words here or in English), or None."""
+        listed = self.commands(st, player)
+        english = self.speaking("en")
+        others = english.commands(st, player) if english is not self else []
+        return commands.parse(text, listed, others, self.words, english.words)
+
     def describe_move(self, move: Mapping[str, Any]) -> str:
         """A move as an instruction."""
         return view.describe_move(move, self._cards, self.words)
@@ -490,6 +496,30 @@ class CallToAdventure(Game):
     def replay(self, data: Any) -> tuple[State, State, list[Move]]:
         """Replay a decoded record."""
         return record.replay(data)
+
+    SECRET_FIELDS: Final = {"choose": ("origin", "motivation", "destiny"), "order": ("order",)}
+    """The fields of other players' moves a record hides until the game ends (A12): the characters chosen (the
+    Destiny stays hidden, and the cards not chosen with it), and the order of cards seen in a peek."""
+
+    def public_record(self, record: Mapping[str, Any], viewer: str | None) -> dict[str, Any]:
+        """The record as ``viewer`` may see it before the game ends: no seed, decks, casts or card-set key beyond
+        the default's, and in the other players' ``choose`` and ``order`` moves the secret fields left out (A12,
+        named under ``omitted``: ``{"keys": [...], "moves": {index: [fields]}}``)."""
+        out = super().public_record(record, viewer)
+        moves: list[Any] = []
+        hidden: dict[str, list[str]] = {}
+        for i, entry in enumerate(out.get("moves") or []):
+            fields = self.SECRET_FIELDS.get(str(entry.get("do")), ()) if isinstance(entry, Mapping) else ()
+            if fields and entry.get("player") != viewer:
+                left = [f for f in fields if f in entry]
+                entry = {k: v for k, v in entry.items() if k not in left}
+                if left:
+                    hidden[str(i)] = left
+            moves.append(entry)
+        out["moves"] = moves
+        if hidden:
+            out["omitted"] = {**out.get("omitted", {}), "moves": hidden}
+        return out
 
     def reshuffle_hidden(self, st: State, viewer: str, seed: int) -> State:
         """A copy in which all that ``viewer`` cannot see is dealt anew (A12): deck orders, face-down rows, the

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final, NamedTuple
 
 from ..errors import FormatError
@@ -66,11 +67,13 @@ class Move(NamedTuple):
     end: str | None = None
 
     def check(self) -> Move:
-        """This move if it is well formed (names and types), else FormatError. Moves the rules build are."""
+        """This move if it is well formed (names and types), else FormatError naming the field. The values
+        (a path, a deck, a count of dark runes …) are the rules' to refuse, citing the
+        section and naming what is allowed (``rules.verify``). Moves the rules build are well formed."""
         if not isinstance(self.player, str) or not self.player:
             raise FormatError("a move needs the name of the player who makes it")
         if not isinstance(self.do, str) or self.do not in FIELDS:
-            raise FormatError(f"unknown move {self.do!r} (expected one of {', '.join(FIELDS)})")
+            raise FormatError(f"unknown move {str(self.do)[:40]!r} (expected one of {', '.join(FIELDS)})")
         allowed = FIELDS[self.do]
         for name in _ALL:
             value = getattr(self, name)
@@ -80,20 +83,9 @@ class Move(NamedTuple):
                 continue
             if name not in allowed:
                 raise FormatError(f"a {self.do} move has no field {name!r}")
-            if not isinstance(value, str) or not value:
-                raise FormatError(f"{name!r} must be a non-empty string, not {value!r}")
-        if self.path is not None and self.path not in PATHS:
-            raise FormatError(f"'path' must be top or bottom, not {self.path!r}")
-        if self.deck is not None and self.deck not in DECKS:
-            raise FormatError(f"'deck' must be hero or antihero, not {self.deck!r}")
-        if self.act is not None and self.act not in ("1", "2", "3"):
-            raise FormatError(f"'act' must be 1, 2 or 3, not {self.act!r}")
-        if self.dark is not None and self.dark not in DARK:
-            raise FormatError(f"'dark' must be 0, 1, 2 or 3, not {self.dark!r}")
-        if self.end is not None and self.end != "yes":
-            raise FormatError(f"'end' must be yes, not {self.end!r}")
-        if self.runes is not None and not all(r.isdigit() and len(r) < 3 for r in self.runes.split(",")):
-            raise FormatError(f"'runes' must be rune numbers separated by commas, like '0,3', not {self.runes!r}")
+            if not isinstance(value, str) or not value or len(value) > 2000:
+                shown = json.dumps(value)[:40] if isinstance(value, int | float | bool | None) else type(value).__name__
+                raise FormatError(f'{name!r} must be a non-empty text (in quotes, like "1"), not {shown}')
         return self
 
     @classmethod

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ..errors import FormatError, RecordError
+from ..errors import FormatError, IllegalMove, RecordError
 from ..records import apply_all, check_shape
 from .cardset import CardSet, parse
-from .moves import Move
+from .moves import FIELDS, Move
 from .rules import apply
 from .state import DECK_KEYS, State, new_game
+from .words import EN
 
 RECORD_FORMAT: Final = "call-to-adventure/1"
 _KEYS: Final = {"format", "players", "options", "seed", "card_set", "decks", "casts", "moves"}
@@ -57,6 +58,14 @@ def _start(data: Any) -> State:
     return new_game(data["players"], options, seed, cards, decks, casts)
 
 
+def _move(entry: Any) -> Move:
+    """A record's move; an unknown kind of move is refused citing A4 (the moves of a turn), with the kinds."""
+    if isinstance(entry, dict) and isinstance(entry.get("do"), str) and entry["do"] not in FIELDS:
+        params = {"value": entry["do"], "moves": list(FIELDS)}
+        raise IllegalMove("A4", EN.refusal("unknown_move", params), "unknown_move", params)
+    return Move.from_json(entry)
+
+
 def replay(data: Any) -> tuple[State, State, list[Move]]:
     """(start, final state, moves) of a decoded record; RecordError names the first problem."""
     try:
@@ -64,5 +73,5 @@ def replay(data: Any) -> tuple[State, State, list[Move]]:
     except FormatError as exc:
         raise RecordError(None, None, str(exc)) from None
     state = start.clone()
-    moves = apply_all(state, data["moves"], Move.from_json, apply)
+    moves = apply_all(state, data["moves"], _move, apply)
     return start, state, moves

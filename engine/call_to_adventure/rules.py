@@ -8,7 +8,7 @@ gives), so a game is a pure function of its seed, its set and its moves.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations, permutations
 from typing import Any, Final
 
@@ -16,10 +16,11 @@ from .. import rng
 from ..errors import FormatError, IllegalMove
 from ..protocol import Event
 from .cardset import ABILITIES, NEUTRAL, STORY_ICONS, Card, CardSet, Face
-from .moves import DECKS, PATHS, Move
+from .moves import DARK, DECKS, PATHS, Move
 from .state import (
     FINISHED,
     NAMESPACE,
+    OPPONENT_EFFECTS,
     PLAYING,
     SETUP,
     Attempt,
@@ -31,10 +32,11 @@ from .state import (
     settle,
     tuck,
 )
+from .words import EN, ROMAN
 
 SET_SCORES: Final = {0: 0, 1: 0, 2: 2, 3: 4}
 """Points for a set of one story icon: 2 icons → 2, 3 → 4, 4 or more → 8 (A10)."""
-_TARGETED: Final = ("lose_experience", "steal", "curse")
+_TARGETED: Final = OPPONENT_EFFECTS
 _SELF: Final = ("experience", "draw", "virtue", "corruption")
 
 
@@ -259,28 +261,6 @@ def cursed(state: State, seat: int) -> int:
     return sum((state.cards.cards[c].effect or {}).get("n", 0) for _b, t, c in state.curses if t == seat)
 
 
-def closed_reason(state: State, p: Player, act: int, card: Card) -> tuple[str, dict[str, Any]] | None:
-    """Why ``p`` may not take this card (in Act ``act``'s row; -1: the Adversary of A13) on their turn: a words
-    key and its values, or None when it is open (A4.1, A6, A13.3)."""
-    adv = state.adversary
-    if act < 0:
-        return None if len(p.story) >= 8 else ("closed_adversary_later", {})
-    if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
-        return "closed_adversary", {}
-    if not _open_act(state, p, act):
-        return "closed_act_over", {"act": ("I", "II", "III")[act]}
-    pre = card.prerequisite
-    if card.type != "trait" or pre is None or meets(state, p, card):
-        return None
-    kind = pre["kind"]
-    if kind == "spend":
-        return "closed_spend", {"count": int(pre["experience"])}
-    if kind == "icon":
-        return "closed_icon", {"count": int(pre["count"]), "icon": pre["icon"]}
-    at = NEUTRAL + int(pre["at_least"]) * (1 if kind == "corruption" else -1)
-    return f"closed_{kind}", {"level": state.cards.track[max(0, min(len(state.cards.track) - 1, at))].name}
-
-
 def timings_now(state: State) -> tuple[str, ...]:
     """The timings of the cards and powers playable in this step of the turn (A8)."""
     if state.phase == "after" and state.attempted:
@@ -337,89 +317,165 @@ _TIMINGS: Final = {
 _AFTER_ATTEMPT: Final = ("any", "opponent", "after")
 
 
-def _plays(state: State, p: Player) -> list[Move]:
-    powered = _powered(state, p)
-    if not p.hand and not p.allies and not powered:
+# Candidates ---------------------------------------------------------------------------------------------
+# ``legal_moves`` lists the moves of the shapes that could be legal in this step and keeps those that the
+# verify functions below accept: the verify functions are the only judges of what is legal.
+
+
+def _effect_variants(state: State, p: Player, c: str, do: str, effect: dict[str, Any]) -> list[Move]:
+    """The moves that play a card or use a power with ``effect``, with each value its fields may take now."""
+    kind = effect["kind"]
+    if kind == "recast":
+        a = state.attempt
+        if a is None or not a.runes:
+            return [Move(p.name, do, card=c)]
+        k = min(effect["n"], len(a.runes))
+        return [
+            Move(p.name, do, card=c, runes=",".join(map(str, which))) for which in combinations(range(len(a.runes)), k)
+        ]
+    if kind == "peek":
+        return [Move(p.name, do, card=c, act=str(a + 1)) for a in range(3)]
+    if kind in _SELF and do == "play" and state.adversary is not None:
+        # naming yourself is naming no one (A14.3): accepted by verify, listed once
+        return [Move(p.name, do, card=c), *(Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p)]
+    if kind in _TARGETED:
+        return [Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p]
+    if kind == "replace_row":
+        return [Move(p.name, do, card=c, row=r) for a in range(3) if state.up[a] for r in state.rows[a] if r]
+    return [Move(p.name, do, card=c)]
+
+
+def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
+    """The cards ``p`` may play and the powers they may use now (A8, A9), as ``verify_play`` and ``verify_use``
+    judge them (their checks after the turn's, which hold here: ``p`` is the player to move); with ``first``,
+    at most one (is anything playable?)."""
+    if not p.hand and not p.allies and p.origin is None and p.motivation is None:
         return []
-    phase = state.phase
-    timings = _AFTER_ATTEMPT if phase == "after" and state.attempted else _TIMINGS.get(phase, ())
+    timings = timings_now(state)
+    if not timings:
+        return []
+    table = state.cards.cards
     out: list[Move] = []
-    sources: list[tuple[str, str, dict[str, Any]]] = []
     for c in p.hand:
-        card = state.cards.cards[c]
-        if card.timing in timings and _may_play(state, p, card):
-            assert card.effect is not None
-            sources.append((c, "play", card.effect))
-    for c in powered:
-        power = state.cards.cards[c].power
-        assert power is not None
-        if power["timing"] not in timings or (power["once_per_turn"] and c in state.used):
-            continue
-        if power["cost"] == "sacrifice" or p.xp >= power["cost"]:
-            sources.append((c, "use", power["effect"]))
-    for c, do, effect in sources:
-        kind = effect["kind"]
-        if kind == "free_dark":
-            a = state.attempt
-            if a is None or a.dark >= 3 or not state.cards.track[p.level].dark:
-                continue
-        if kind == "recast":
-            a = state.attempt
-            assert a is not None
-            k = min(effect["n"], len(a.runes))
-            out += [
-                Move(p.name, do, card=c, runes=",".join(map(str, which)))
-                for which in combinations(range(len(a.runes)), k)
-            ]
-        elif kind == "peek":
-            out += [Move(p.name, do, card=c, act=str(a + 1)) for a in range(3) if state.decks[f"act{a + 1}"]]
-        elif kind in _SELF and do == "play" and state.adversary is not None:
-            # A13.4: in co-op and solo a card aimed at "you" may aim at any player (naming yourself is the same
-            # as naming no one, A14.3: accepted, see _legal)
-            out += [
-                Move(p.name, do, card=c),
-                *(Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p),
-            ]
-        elif kind in _TARGETED:
-            out += [Move(p.name, do, card=c, target=o.name) for o in state.ps if o is not p]
-        elif kind == "replace_row":
-            out += [Move(p.name, do, card=c, row=r) for a in range(3) if state.up[a] for r in state.rows[a] if r]
-        else:
-            out.append(Move(p.name, do, card=c))
+        card = table[c]
+        if card.timing in timings and card.effect is not None and _may_play(state, p, card):
+            # _playable holds for this card (in hand, its kind allowed, its timing now): each variant's values
+            for m in _effect_variants(state, p, c, "play", card.effect):
+                if _ok(_effect_body, state, p, m):
+                    out.append(m)
+                    if first:
+                        return out
+    for c in _powered(state, p):
+        power = table[c].power
+        if power is not None and power["timing"] in timings:
+            for m in _effect_variants(state, p, c, "use", power["effect"]):
+                if _ok(_use_body, state, p, m):
+                    out.append(m)
+                    if first:
+                        return out
     return out
 
 
-def _main_moves(state: State, p: Player, player: str) -> list[Move]:
-    """The main actions open to ``p`` (A4): traits, challenges, else a discard, else a pass."""
-    adv = state.adversary
-    if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
-        faced = [Move(player, "attempt", card=adv["card"], path="top")]  # A13.3: the last turn faces it
-        return faced + _challenges(state, p, faced)
-    out: list[Move] = []
-    seen: Counter[str] | None = None
+def _effect_body(state: State, p: Player, move: Move) -> None:
+    effect = state.cards.cards[move.card or ""].effect
+    assert effect is not None
+    _verify_effect(state, p, move, effect, "A8")
+
+
+def _ok(body: Callable[[State, Player, Move], None], state: State, p: Player, move: Move) -> bool:
+    try:
+        body(state, p, move)
+    except _No:
+        return False
+    return True
+
+
+def _main_takes(state: State, p: Player) -> list[Move]:
+    """The traits and challenges open to ``p`` as their main action now (A4): the row cards ``_may_take``
+    accepts (``verify_trait`` and ``verify_attempt`` after their checks of the turn and the step, which hold
+    here: ``p`` is the player to move, in the main step). The rows of an Act closed to ``p``, and every row while
+    the Adversary must be faced, are refused by ``_may_take`` for all their cards alike: asked once per row."""
+    name = p.name
     table = state.cards.cards
+    out: list[Move] = []
+    adv = state.adversary
+    if adv is not None and adv["defeated_by"] is None:
+        if _takes(state, p, -1, table[adv["card"]], "attempt"):
+            out.append(Move(name, "attempt", card=adv["card"], path="top"))
+        if len(p.story) >= 8:
+            return out  # A13.3: no row card is open (_may_take: "adversary")
+    seen: Counter[str] | None = None
     for a in range(3):
         if not _open_act(state, p, a):
-            continue
+            continue  # A6 (_may_take: "act_over"), or a face-down row
         for c in state.rows[a]:
             if c is None:
                 continue
             card = table[c]
-            if card.type == "trait":
+            kind = card.type
+            if kind == "trait":
                 pre = card.prerequisite
                 if seen is None and pre is not None and pre["kind"] == "icon":
                     seen = icons(state.cards, p)
-                if meets(state, p, card, seen):
-                    out.append(Move(player, "trait", c))
-            elif card.type == "adversary":
-                out.append(Move(player, "attempt", card=c, path="top"))
-            elif card.type == "challenge":
-                out += [Move(player, "attempt", c, "top"), Move(player, "attempt", c, "bottom")]
-    if not out:
-        out = [Move(player, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-        if not out:
-            out = [Move(player, "pass")]
-    return out + _challenges(state, p, out)
+                if _takes(state, p, a, card, "trait", seen):
+                    out.append(Move(name, "trait", c))
+            elif kind in ("challenge", "adversary") and _takes(state, p, a, card, "attempt"):
+                out.append(Move(name, "attempt", card=c, path="top"))
+                if len(card.paths) > 1:
+                    out.append(Move(name, "attempt", card=c, path="bottom"))
+    return out
+
+
+def _takes(state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None) -> bool:
+    try:
+        _may_take(state, p, act, card, do, seen)
+    except _No:
+        return False
+    return True
+
+
+def _candidates(state: State, p: Player) -> list[Move]:
+    """The legal moves of ``p`` in this step of their turn: the moves of each shape that may be legal now, kept
+    when ``verify`` accepts them. The ``challenge`` moves are the accepted ``attempt`` moves with each number of
+    dark runes up to ``max_dark``: exactly what ``verify_challenge`` accepts, so they are not checked again."""
+    name = p.name
+    phase = state.phase
+    if state.tucks:
+        tucks = [Move(name, "tuck", card=h) for h in hosts_for(state, state.tucks[0][0])]
+        return [m for m in tucks if _passes(state, m)]
+    out: list[Move] = []
+    if phase == "main":
+        out = _main_takes(state, p)
+        if out:
+            most = max_dark(state, p)
+            out += [
+                Move(name, "challenge", card=m.card, path=m.path, dark=str(k))
+                for m in out
+                if m.do == "attempt"
+                for k in range(most + 1)
+            ]
+        else:
+            out = [Move(name, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
+            out = [m for m in out or [Move(name, "pass")] if _passes(state, m)]
+    else:
+        if phase == "prepare":
+            out = [Move(name, "dark"), Move(name, "cast")]
+        elif phase == "draw":
+            out = [Move(name, "draw", deck=d) for d in DECKS]
+        elif phase == "peek":
+            assert state.peek is not None
+            act, k, _back = state.peek
+            top = state.decks[f"act{act + 1}"][-k:][::-1] if k else []
+            out = [Move(name, "order", order=",".join(o)) for o in permutations(top)]
+        elif phase == "facing":
+            out = [Move(name, "resolve"), Move(name, "resolve", end="yes")]
+        else:
+            out = [Move(name, "end")]
+        out = [m for m in out if _passes(state, m)]
+    if phase in ("main", "after") and not state.journeyed and p.xp >= 1:
+        # verify_journey's checks of the step, the turn's journey and its cost hold: every card of a face-up row
+        out += [Move(name, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
+    return out + _plays(state, p)
 
 
 def max_dark(state: State, p: Player) -> int:
@@ -428,23 +484,9 @@ def max_dark(state: State, p: Player) -> int:
     return max(0, min(3 - bought, p.xp)) if state.cards.track[p.level].dark else 0
 
 
-def _challenges(state: State, p: Player, main: Sequence[Move]) -> list[Move]:
-    """The ``challenge`` moves (attempt, dark runes and cast at once) of the ``attempt`` moves in ``main``."""
-    most = max_dark(state, p)
-    return [
-        Move(m.player, "challenge", card=m.card, path=m.path, dark=str(k))
-        for m in main
-        if m.do == "attempt"
-        for k in range(most + 1)
-    ]
-
-
-_MAIN: Final = frozenset({"trait", "attempt", "discard", "pass", "challenge"})
-
-
 def legal_moves(state: State, player: str, only: str | None = None) -> list[Move]:
-    """Every move ``player`` may make now (none when they have no open decision); with ``only``, just the
-    moves of that kind (what ``apply`` checks a move against)."""
+    """Every move ``player`` may make now (none when they have no open decision): the candidates of this step
+    that ``verify`` accepts; with ``only``, just the moves of that kind."""
     if state.status == FINISHED:
         return []
     p = state.ps[state.index(player)]
@@ -453,138 +495,480 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
             return []
         o, m, d = (p.offers[k] for k in ("origin", "motivation", "destiny"))
         return [Move(player, "choose", origin=x, motivation=y, destiny=z) for x in o for y in m for z in d]
-    if state.players[state.current] != player:
+    if state.current != state.index(player):
         return []
-    if state.tucks:  # A4.4: the allies turned up go under a challenge first
-        return [Move(player, "tuck", card=h) for h in hosts_for(state, state.tucks[0][0])]
-    phase = state.phase
-    out: list[Move] = []
-    if phase == "main":
-        if only is None or only in _MAIN:
-            out = _main_moves(state, p, player)
-    elif phase == "prepare":
-        att = state.attempt
-        assert att is not None
-        if att.dark < 3 and p.xp >= 1 and state.cards.track[p.level].dark:
-            out.append(Move(player, "dark"))
-        out.append(Move(player, "cast"))
-    elif phase == "draw":
-        return [Move(player, "draw", deck=d) for d in DECKS]
-    elif phase == "peek":
-        assert state.peek is not None
-        act, k, _back = state.peek
-        top = state.decks[f"act{act + 1}"][-k:][::-1]
-        return [Move(player, "order", order=",".join(o)) for o in permutations(top)]
-    elif phase == "facing":
-        out += [Move(player, "resolve"), Move(player, "resolve", end="yes")]
-    else:
-        out.append(Move(player, "end"))
-    if phase in ("main", "after") and not state.journeyed and p.xp >= 1 and only in (None, "journey"):
-        out += [Move(player, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-    return out + _plays(state, p) if only in (None, "play", "use") else out
+    out = _candidates(state, p)
+    return out if only is None else [m for m in out if m.do == only]
 
 
-_BARE: Final = {"end": "after", "cast": "prepare", "resolve": "facing"}
-_ENDING: Final = Move("", "resolve", end="yes")
+# Why not: one ``verify_<kind>`` per kind of move ----------------------------------------------------------
+# Each returns the player of a move that may be made now, or raises the refusal that says why not: the section
+# of ADVENTURE_RULES.md that forbids it, a words key with JSON-ready values (``Words.refusal`` puts them into
+# sentences in each language, ``Words.reason`` into the short reason a page shows), and what is possible now.
+# ``legal_moves``, the page's closed cards and reasons, and ``apply``'s IllegalMove all come from these.
 
 
-def _legal(state: State, move: Move) -> bool:
-    """Whether ``move`` is one of ``legal_moves`` now, answered directly for the simplest kinds."""
-    do = move.do
-    if move.runes is not None:  # A14.4: the runes of a recast are a set, named in any order
-        named = [int(r) for r in move.runes.split(",")]
-        if len(set(named)) != len(named):
-            return False
-        move = move._replace(runes=",".join(map(str, sorted(named))))
-    if move.target is not None and move.target == move.player and do == "play" and state.adversary is not None:
-        move = move._replace(target=None)  # A14.3: in co-op and solo, naming yourself is naming "you"
-    if state.status != PLAYING or state.players[state.current] != move.player or state.phase == "peek" or state.tucks:
-        return move in legal_moves(state, move.player, do)
-    if do in _BARE:
-        ending = do == "resolve" and move == _ENDING._replace(player=move.player)
-        return state.phase == _BARE[do] and (ending or move == Move(move.player, do))
-    if do == "dark":
-        p, att = state.ps[state.current], state.attempt
-        return (
-            state.phase == "prepare"
-            and att is not None
-            and att.dark < 3
-            and p.xp >= 1
-            and state.cards.track[p.level].dark
-            and move == Move(move.player, do)
-        )
-    if do == "draw":
-        return state.phase == "draw" and move.deck in DECKS and move == Move(move.player, do, deck=move.deck)
-    if do == "journey":
-        p = state.ps[state.current]
-        return (
-            state.phase in ("main", "after")
-            and not state.journeyed
-            and p.xp >= 1
-            and move.card is not None
-            and _find(state, move.card) is not None
-            and move == Move(move.player, do, card=move.card)
-        )
-    return move in legal_moves(state, move.player, do)
+class _No(Exception):
+    """A refusal on its way: the rule, the words key and its values (an IllegalMove once put into words)."""
+
+    def __init__(self, rule: str, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.rule = rule
+        self.key = key
+        self.params = params
 
 
-def _why(state: State, move: Move) -> tuple[str, str]:
-    """The section and words for a move that is not legal now."""
+_STEP_RULES: Final = {
+    "choose": "A3",
+    "trait": "A4",
+    "attempt": "A4",
+    "challenge": "A4",
+    "discard": "A4",
+    "pass": "A4",
+    "journey": "A4",
+    "dark": "A5.3",
+    "cast": "A5.5",
+    "draw": "A5.5",
+    "resolve": "A5.7",
+    "play": "A8",
+    "use": "A9",
+    "order": "A8",
+    "tuck": "A4.4",
+    "end": "A10",
+}
+"""The section of each kind of move: cited when it is made at a step where it is not possible."""
+
+
+def _step(state: State) -> str:
+    """The step a refusal says what is possible in: ``tuck`` while allies wait, else the turn's step."""
+    if state.status == SETUP:
+        return "setup"
+    return "tuck" if state.tucks else state.phase
+
+
+def _wrong_step(state: State, move: Move) -> _No:
+    return _No(_STEP_RULES[move.do], "step", do=move.do, now=_step(state))
+
+
+def _turn(state: State, move: Move) -> Player:
+    """The player of ``move`` if it is their turn and no ally or peek waits for another kind of move."""
+    if move.player not in state.players:
+        raise _No("A4", "stranger", player=move.player)
     if state.status == FINISHED:
-        return "A10", "the game is over"
-    p = state.ps[state.index(move.player)]
+        raise _No("A10", "game_over")
+    if move.do not in _STEP_RULES:
+        raise _No("A4", "unknown_move", value=move.do, moves=list(_STEP_RULES))
     if state.status == SETUP:
         if move.do != "choose":
-            return "A3", "every player first chooses their Origin, Motivation and Destiny"
-        if p.origin is not None:
-            return "A3", "you have chosen your characters already"
-        return "A3", "choose one of each of the character cards you were dealt"
+            raise _No("A3", "setup_first", now="setup")
+        return state.ps[state.index(move.player)]
+    if move.do == "choose":
+        raise _No("A3", "chosen")
     if state.players[state.current] != move.player:
-        return "A4", f"it is {state.players[state.current]}'s turn"
-    if move.do == "play":
-        if move.card not in p.hand:
-            return "A8", "that card is not in your hand"
-        card = state.cards.cards[move.card]
-        if not _may_play(state, p, card):
-            return "A7", f"at {state.cards.track[p.level].name} you may not play {card.type} cards"
-        return "A8", f"that card's timing ({card.timing}) does not allow it now, or its target is not valid"
-    if move.do == "journey":
-        if state.journeyed:
-            return "A4", "you journeyed this turn already"
-        if p.xp < 1:
-            return "A4", "a journey costs 1 experience"
-    if move.do == "dark":
-        if state.phase != "prepare":
-            return "A5.3", "dark runes are bought before the cast"
-        if state.attempt is not None and state.attempt.dark >= 3:
-            return "A5.3", "at most 3 dark runes"
+        raise _No("A4", "not_your_turn", current=state.players[state.current])
+    p = state.ps[state.current]
+    if state.tucks and move.do != "tuck":
+        act, ally, _slot = state.tucks[0]
+        raise _No("A4.4", "tuck_first", ally=ally, cards=hosts_for(state, act), now="tuck")
+    if state.phase == "peek" and move.do != "order":
+        raise _wrong_step(state, move)
+    return p
+
+
+def _row_card(state: State, move: Move, card: str | None) -> tuple[int, int, Card]:
+    """Where a card named by a move lies in a face-up row (A4.4, A6)."""
+    table = state.cards.cards
+    if card is None or card not in table:
+        raise _No(_STEP_RULES[move.do], "unknown_card", value=card, now=_step(state))
+    for a in range(3):
+        if card in state.rows[a]:
+            if not state.up[a]:
+                raise _No("A6", "face_down", card=card, act=ROMAN[a], now=_step(state))
+            return a, state.rows[a].index(card), table[card]
+    raise _No("A4.4", "not_in_row", card=card, now=_step(state))
+
+
+def _may_take(state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None) -> None:
+    """Whether ``p`` may gain (``trait``) or attempt this row card (Act ``act``; -1: the Adversary of A13) on
+    their own turn, whoever's turn it is now: the reasons that do not depend on the step (A4.1, A5, A6, A13.3)."""
+    adv = state.adversary
+    if act < 0:
+        if len(p.story) < 8:
+            raise _No("A13.3", "adversary_later")
+        return
+    if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
+        raise _No("A13.3", "adversary")
+    if not _open_act(state, p, act):
+        raise _No("A6", "act_over", act=ROMAN[act])
+    if do == "trait":
+        if card.type != "trait":
+            raise _No("A4", "not_trait", card=card.id, type=card.type)
+        pre = card.prerequisite
+        if pre is None or meets(state, p, card, seen):
+            return
+        kind = pre["kind"]
+        if kind == "spend":
+            raise _No("A4.1", "spend", card=card.id, n=int(pre["experience"]), xp=p.xp)
+        if kind == "icon":
+            raise _No("A4.1", "icon", card=card.id, count=int(pre["count"]), icon=pre["icon"])
+        at = NEUTRAL + int(pre["at_least"]) * (1 if kind == "corruption" else -1)
+        level = state.cards.track[max(0, min(len(state.cards.track) - 1, at))].name
+        raise _No("A4.1", kind, card=card.id, level=level)
+    if card.type not in ("challenge", "adversary"):
+        raise _No("A4", "not_challenge", card=card.id, type=card.type)
+
+
+def _take(state: State, p: Player, act: int, card: Card, do: str) -> None:
+    """``_may_take`` on the player's turn: a refusal also says what is possible now."""
+    try:
+        _may_take(state, p, act, card, do)
+    except _No as no:
+        no.params["now"] = _step(state)
+        raise
+
+
+def why_closed(state: State, p: Player, act: int, card: Card) -> tuple[str, str, dict[str, Any]] | None:
+    """Why ``p`` may not take this row card (Act ``act``; -1: the Adversary) on their turn, as (rule, words key,
+    values), or None when it is open to them: what the page shows beside a closed card."""
+    try:
+        _may_take(state, p, act, card, "trait" if card.type == "trait" else "attempt")
+    except _No as no:
+        return no.rule, no.key, no.params
+    return None
+
+
+def verify_choose(state: State, move: Move) -> Player:
+    """Setup (A3.2): one of each character card dealt, once."""
+    p = _turn(state, move)
+    if p.origin is not None:
+        raise _No("A3", "chosen")
+    for field in ("origin", "motivation", "destiny"):
+        offered = p.offers.get(field, [])
+        if getattr(move, field) not in offered:
+            raise _No("A3", "not_offered", field=field, kind=field, cards=list(offered), now="setup")
+    return p
+
+
+def verify_trait(state: State, move: Move) -> Player:
+    """Gain a trait (A4, A4.1): the main action, from a face-up row of an open Act, its prerequisite met."""
+    p = _turn(state, move)
+    if state.phase != "main":
+        raise _wrong_step(state, move)
+    act, _slot, card = _row_card(state, move, move.card)
+    _take(state, p, act, card, "trait")
+    return p
+
+
+def _verify_attempt(state: State, move: Move) -> tuple[Player, Card]:
+    p = _turn(state, move)
+    if state.phase != "main":
+        raise _wrong_step(state, move)
+    if move.path not in PATHS:
+        raise _No("A5.2", "path", value=move.path, now=_step(state))
+    adv = state.adversary
+    if adv is not None and adv["defeated_by"] is None and move.card == adv["card"]:
+        act, card = -1, state.cards.cards[adv["card"]]
+    else:
+        act, _slot, card = _row_card(state, move, move.card)
+    _take(state, p, act, card, "attempt")
+    if move.path != "top" and len(card.paths) < 2:
+        raise _No("A5.2", "one_path", card=card.id, now=_step(state))
+    return p, card
+
+
+def verify_attempt(state: State, move: Move) -> Player:
+    """Declare a challenge and its path (A5.2): the main action; the Adversary only on a last turn (A13.3)."""
+    return _verify_attempt(state, move)[0]
+
+
+def verify_challenge(state: State, move: Move) -> Player:
+    """Attempt, buy ``dark`` dark runes and cast at once (A5.2, A5.3, A5.5)."""
+    p, _card = _verify_attempt(state, move)
+    if move.dark not in DARK:
+        raise _No("A5.3", "dark_value", value=move.dark, now=_step(state))
+    most = max_dark(state, p)
+    if int(move.dark) > most:
         if not state.cards.track[p.level].dark:
-            return "A7", "no dark runes at this level of the corruption track"
-        return "A5.3", "a dark rune costs 1 experience"
-    if move.do == "challenge" and state.phase == "main":
-        step = Move(move.player, "attempt", card=move.card, path=move.path)
-        if step not in legal_moves(state, move.player, "attempt"):
-            return _why(state, step)
-        if not state.cards.track[p.level].dark:
-            return "A7", "no dark runes at this level of the corruption track"
-        return "A5.3", f"you may buy at most {max_dark(state, p)} dark runes now (1 experience each, at most 3)"
-    if move.do in ("trait", "attempt", "discard", "pass", "challenge"):
-        if state.phase != "main":
-            return "A4", "you made your main action already"
-        if move.card is not None:
-            found = _find(state, move.card)
-            if found is None:
-                return "A4.4", "that card is not in a face-up row"
-            if not _open_act(state, p, found[0]):
-                return "A6", f"you have finished Act {found[0] + 1}"
-            card = state.cards.cards[move.card]
-            if move.do == "trait" and card.type == "trait":
-                return "A4.1", "you do not meet that trait's prerequisite"
-            if move.do == "discard":
-                return "A4", "you may discard a row card only when no trait or challenge is open to you"
-            return "A4", f"that card is a {card.type}"
-        return "A4", "you may pass only when no row card is left"
-    return "A4", f"you cannot {move.do} now (step: {state.phase})"
+            raise _No("A7", "dark_level", level=state.cards.track[p.level].name, now=_step(state))
+        raise _No("A5.3", "dark_count", most=most, now=_step(state))
+    return p
+
+
+def _verify_main_fallback(state: State, move: Move) -> Player:
+    p = _turn(state, move)
+    if state.phase != "main":
+        raise _wrong_step(state, move)
+    if _main_takes(state, p):
+        raise _No("A4", f"{move.do}_open", now=_step(state))
+    return p
+
+
+def verify_discard(state: State, move: Move) -> Player:
+    """Discard a row card as the main action (A4): only when no trait or challenge is open to the player."""
+    p = _turn(state, move)
+    if state.phase != "main":
+        raise _wrong_step(state, move)
+    _row_card(state, move, move.card)
+    _verify_main_fallback(state, move)
+    return p
+
+
+def verify_pass(state: State, move: Move) -> Player:
+    """Pass as the main action (A4): only when no face-up row card is left."""
+    p = _verify_main_fallback(state, move)
+    if any(c for a in range(3) if state.up[a] for c in state.rows[a]):
+        raise _No("A4", "pass_open", now=_step(state))
+    return p
+
+
+def verify_journey(state: State, move: Move) -> Player:
+    """Journey (A4): once per turn, before or after the main action, 1 experience, a face-up row card."""
+    p = _turn(state, move)
+    if state.phase not in ("main", "after"):
+        raise _wrong_step(state, move)
+    if state.journeyed:
+        raise _No("A4", "journeyed", now=_step(state))
+    if p.xp < 1:
+        raise _No("A4", "journey_cost", now=_step(state))
+    _row_card(state, move, move.card)
+    return p
+
+
+def verify_dark(state: State, move: Move) -> Player:
+    """Buy a dark rune (A5.3): before the cast, at most 3, 1 experience, not at a level without dark runes."""
+    p = _turn(state, move)
+    a = state.attempt
+    if state.phase != "prepare" or a is None:
+        raise _wrong_step(state, move)
+    if a.dark >= 3:
+        raise _No("A5.3", "dark_max", now=_step(state))
+    if not state.cards.track[p.level].dark:
+        raise _No("A7", "dark_level", level=state.cards.track[p.level].name, now=_step(state))
+    if p.xp < 1:
+        raise _No("A5.3", "dark_cost", xp=p.xp, now=_step(state))
+    return p
+
+
+def verify_cast(state: State, move: Move) -> Player:
+    """Cast the runes (A5.5): once the challenge is declared and before-cards are played."""
+    p = _turn(state, move)
+    if state.phase != "prepare":
+        raise _wrong_step(state, move)
+    return p
+
+
+def verify_draw(state: State, move: Move) -> Player:
+    """Draw for a card face (A5 runes, A14.1): a Hero or an Antihero card, before anything else."""
+    p = _turn(state, move)
+    if state.phase != "draw":
+        raise _wrong_step(state, move)
+    if move.deck not in DECKS:
+        raise _No("A5.5", "deck", value=move.deck, now=_step(state))
+    return p
+
+
+def verify_resolve(state: State, move: Move) -> Player:
+    """Take the result (A5.7): after the cast and every card face drawn for (A14.1)."""
+    p = _turn(state, move)
+    if state.phase != "facing":
+        raise _wrong_step(state, move)
+    if move.end is not None and move.end != "yes":
+        raise _No("A10", "end_value", value=move.end, now=_step(state))
+    return p
+
+
+def verify_order(state: State, move: Move) -> Player:
+    """Put the cards looked at back (a peek, A8/A9): each of them once, top first."""
+    p = _turn(state, move)
+    if state.phase != "peek" or state.peek is None:
+        raise _wrong_step(state, move)
+    act, k, _back = state.peek
+    top = state.decks[f"act{act + 1}"][-k:][::-1] if k else []
+    named = (move.order or "").split(",")
+    if sorted(named) != sorted(top):
+        raise _No("A8", "order_cards", cards=top, now=_step(state))
+    return p
+
+
+def verify_tuck(state: State, move: Move) -> Player:
+    """Put an ally turned up under a challenge of its row without one (A4.4)."""
+    p = _turn(state, move)
+    if not state.tucks:
+        raise _wrong_step(state, move)
+    act, ally, _slot = state.tucks[0]
+    hosts = hosts_for(state, act)
+    if move.card not in hosts:
+        raise _No("A4.4", "tuck_host", ally=ally, cards=hosts, now="tuck")
+    return p
+
+
+def verify_end(state: State, move: Move) -> Player:
+    """End the turn (A10): after the main action, outside a challenge."""
+    p = _turn(state, move)
+    if state.phase != "after":
+        raise _wrong_step(state, move)
+    return p
+
+
+_FIELDS_OF: Final = {"recast": ("runes",), "peek": ("act",), "replace_row": ("row",)}
+
+
+def _verify_effect(state: State, p: Player, move: Move, effect: dict[str, Any], rule: str) -> None:
+    """The values a played card or used power names fit its effect (targets, runes, an Act, a row card)."""
+    kind = effect["kind"]
+    now = _step(state)
+    card = move.card
+    targeted = kind in _TARGETED or (kind in _SELF and move.do == "play" and state.adversary is not None)
+    used = _FIELDS_OF.get(kind, ("target",) if targeted else ())
+    for field in ("target", "runes", "act", "row"):
+        if getattr(move, field) is not None and field not in used:
+            raise _No(rule, "field_unused", card=card, field=field, now=now)
+    if kind == "recast":
+        a = state.attempt
+        assert a is not None  # timing "facing": after the cast
+        k = min(effect["n"], len(a.runes))
+        last = len(a.runes) - 1
+        parts = (move.runes or "").split(",")
+        if not all(r.isdigit() and len(r) < 4 for r in parts):
+            raise _No("A5", "runes_needed", count=k, last=last, now=now)
+        named = [int(r) for r in parts]
+        if len(set(named)) != len(named):
+            raise _No("A5", "runes_twice", now=now)
+        if any(r > last for r in named):
+            raise _No("A5", "runes_unknown", last=last, now=now)
+        if len(named) != k:
+            raise _No("A5", "runes_needed", count=k, last=last, now=now)
+    elif kind == "peek":
+        acts = [str(a + 1) for a in range(3) if state.decks[f"act{a + 1}"]]
+        if move.act not in acts:
+            raise _No(rule, "act_needed", acts=acts, now=now)
+    elif kind == "replace_row":
+        if move.row is None or _find(state, move.row) is None:
+            cards = [r for a in range(3) if state.up[a] for r in state.rows[a] if r]
+            raise _No(rule, "row_needed", cards=cards, now=now)
+    elif kind in _TARGETED:
+        others = [o.name for o in state.ps if o is not p]
+        if move.target not in others:
+            raise _No(rule, "target_needed", players=others, now=now)
+    elif targeted:
+        if move.target is not None and move.target not in state.players:
+            raise _No("A13.4", "target_any", players=list(state.players), now=now)
+    elif kind == "free_dark":
+        a = state.attempt
+        level = state.cards.track[p.level]
+        if a is None or a.dark >= 3 or not level.dark:
+            raise _No("A5.3", "free_dark", level=level.name, now=now)
+
+
+def verify_play(state: State, move: Move) -> Player:
+    """Play a Hero or Antihero card (A8): in hand, allowed at the player's level (A7), at its timing."""
+    p = _turn(state, move)
+    _play_body(state, p, move)
+    return p
+
+
+def _play_body(state: State, p: Player, move: Move) -> None:
+    card = _playable(state, p, move.card)
+    assert card.effect is not None
+    _verify_effect(state, p, move, card.effect, "A8")
+
+
+def _playable(state: State, p: Player, card_id: str | None) -> Card:
+    """The card ``p`` plays if it is in their hand, their level allows its kind (A7) and its timing is now (A8)."""
+    if card_id not in p.hand:
+        raise _No("A8", "not_in_hand", card=card_id, now=_step(state))
+    card = state.cards.cards[card_id]
+    if not _may_play(state, p, card):
+        raise _No("A7", "level", level=state.cards.track[p.level].name, type=card.type, now=_step(state))
+    if card.timing not in timings_now(state) or card.effect is None:
+        raise _No("A8", "timing", card=card_id, timing=card.timing, now=_step(state))
+    return card
+
+
+def verify_use(state: State, move: Move) -> Player:
+    """Use a power of one's Origin, Motivation or ally (A9): at its timing, once per turn if it says so, paid."""
+    p = _turn(state, move)
+    _use_body(state, p, move)
+    return p
+
+
+def _use_body(state: State, p: Player, move: Move) -> None:
+    card_id = move.card
+    if card_id is None or card_id not in _powered(state, p):
+        raise _No("A9", "not_yours", card=card_id, now=_step(state))
+    power = state.cards.cards[card_id].power
+    if power is None:
+        raise _No("A9", "not_yours", card=card_id, now=_step(state))
+    if power["timing"] not in _USED_TIMINGS:
+        raise _No("A9", "power_triggered", card=card_id, now=_step(state))
+    if power["timing"] not in timings_now(state):
+        raise _No("A9", "power_timing", card=card_id, timing=power["timing"], now=_step(state))
+    if power["once_per_turn"] and card_id in state.used:
+        raise _No("A9", "used", card=card_id, now=_step(state))
+    if power["cost"] != "sacrifice" and p.xp < power["cost"]:
+        raise _No("A9", "power_cost", card=card_id, n=power["cost"], xp=p.xp, now=_step(state))
+    _verify_effect(state, p, move, power["effect"], "A9")
+
+
+_USED_TIMINGS: Final = ("before", "facing", "after", "any", "opponent")
+"""The timings of powers used with the move ``use`` (the others are triggers)."""
+
+
+_VERIFY: Final[dict[str, Callable[[State, Move], Player]]] = {
+    "choose": verify_choose,
+    "trait": verify_trait,
+    "attempt": verify_attempt,
+    "challenge": verify_challenge,
+    "discard": verify_discard,
+    "pass": verify_pass,
+    "journey": verify_journey,
+    "dark": verify_dark,
+    "cast": verify_cast,
+    "draw": verify_draw,
+    "resolve": verify_resolve,
+    "order": verify_order,
+    "tuck": verify_tuck,
+    "end": verify_end,
+    "play": verify_play,
+    "use": verify_use,
+}
+
+
+def _check(state: State, move: Move) -> Player:
+    verify = _VERIFY.get(move.do)
+    if verify is None:
+        _turn(state, move)  # raises: an unknown kind of move
+        raise _No("A4", "unknown_move", value=move.do, moves=list(_STEP_RULES))
+    return verify(state, move)
+
+
+def _passes(state: State, move: Move) -> bool:
+    try:
+        _check(state, move)
+    except _No:
+        return False
+    return True
+
+
+def _illegal(state: State, no: _No) -> IllegalMove:
+    return IllegalMove(no.rule, EN.refusal(no.key, no.params, state.cards), no.key, no.params)
+
+
+def verify(state: State, move: Move) -> Player:
+    """The player of ``move`` if it may be made now, else IllegalMove naming the rule and what is wrong."""
+    try:
+        return _check(state, move)
+    except _No as no:
+        raise _illegal(state, no) from None
+
+
+def why_not(state: State, move: Move) -> IllegalMove | None:
+    """Why ``move`` may not be made now (the IllegalMove ``apply`` would raise), or None if it may."""
+    try:
+        _check(state, move)
+    except _No as no:
+        return _illegal(state, no)
+    return None
 
 
 # Applying -----------------------------------------------------------------------------------------------
@@ -592,11 +976,7 @@ def _why(state: State, move: Move) -> tuple[str, str]:
 
 def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     """Apply a legal move in place; anything else raises IllegalMove and changes nothing."""
-    if state.status != FINISHED and move.player not in state.players:
-        raise IllegalMove("A4", f"{move.player!r} does not play in this game")
-    if not _legal(state, move):
-        raise IllegalMove(*_why(state, move))
-    p = state.ps[state.index(move.player)]
+    p = verify(state, move)
     p.decided += 1
     getattr(_Do, move.do)(state, p, move, events)
 
@@ -623,7 +1003,7 @@ def _nothing_open(state: State, p: Player) -> bool:
         return False
     if not state.journeyed and p.xp >= 1 and any(c for a in range(3) if state.up[a] for c in state.rows[a]):
         return False
-    return not _plays(state, p)
+    return not _plays(state, p, first=True)
 
 
 def _reachable(state: State) -> bool:
@@ -733,6 +1113,17 @@ _MARKS: Final = ("card", "experience", "hero", "antihero", "corruption")
 """What a rune's face may show besides its value (docs/card-sets.md, "Runes")."""
 
 
+def _check_given_cast(state: State, rs: Sequence[tuple[str, str]]) -> None:
+    """FormatError, before anything changes, if the record's next cast does not fit the runes ``rs``."""
+    k = state.casts
+    if k < len(state.given_casts):
+        given = state.given_casts[k]
+        if len(given) != len(rs) or any(
+            not 0 <= f < len(faces(state.cards, r)) for f, r in zip(given, rs, strict=True)
+        ):
+            raise FormatError(f"cast {k} of the record does not fit the {len(rs)} runes cast")
+
+
 def _roll(state: State, count: Sequence[int]) -> list[int]:
     """Faces for runes with ``count`` faces each: the record's next given cast, else the seeded stream."""
     k = state.casts
@@ -787,7 +1178,7 @@ def _to_facing(state: State, p: Player, events: list[Event] | None) -> None:
         state.phase = "draw"
         return
     state.phase = "facing"
-    if not _plays(state, p):
+    if not _plays(state, p, first=True):
         _resolve(state, p, events)
 
 
@@ -947,22 +1338,22 @@ class _Do:
     def resolve(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
         turn = state.turn
         _resolve(state, p, events)
-        if move.end is not None and state.turn == turn and _legal(state, Move(p.name, "end")):
+        if move.end is not None and state.turn == turn and _passes(state, Move(p.name, "end")):
             apply(state, Move(p.name, "end"), events)  # the turn had not ended by itself
 
     @staticmethod
     def challenge(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
-        """Attempt, buy the dark runes and cast as the separate moves would, on a copy kept only if all succeed."""
-        p.decided -= 1  # each step counts as the decision it is (and a failed step leaves the count as it was)
-        trial = state.clone()
-        steps: list[Event] = []
-        apply(trial, Move(p.name, "attempt", card=move.card, path=move.path), steps)
-        for _ in range(int(move.dark or 0)):
-            apply(trial, Move(p.name, "dark"), steps)
-        apply(trial, Move(p.name, "cast"), steps)
-        state.__dict__.update(trial.__dict__)
-        if events is not None:
-            events += steps
+        """Attempt, buy the dark runes and cast as the separate moves would. ``verify_challenge`` accepted the
+        attempt and the dark runes; only a record's cast that does not fit the runes could fail later, and that
+        is checked before anything changes, so no copy of the state is needed."""
+        assert move.card is not None and move.path is not None
+        p.decided -= 1  # each step counts as the decision it is
+        dark = int(move.dark or 0)
+        _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
+        apply(state, Move(p.name, "attempt", card=move.card, path=move.path), events)
+        for _ in range(dark):
+            apply(state, Move(p.name, "dark"), events)
+        apply(state, Move(p.name, "cast"), events)
 
     @staticmethod
     def end(state: State, p: Player, move: Move, events: list[Event] | None) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,7 +9,7 @@ from typing import Any, Final
 
 from .. import rng
 from ..errors import FormatError
-from .cardset import NEUTRAL, CardSet, CardSetError, parse
+from .cardset import NEUTRAL, Card, CardSet, CardSetError, parse
 
 NAMESPACE: Final = "call-to-adventure"
 STATE_FORMAT: Final = "call-to-adventure-state/1"
@@ -41,6 +40,24 @@ class Player:
     allies: list[str] = field(default_factory=list)
     sacrificed: list[str] = field(default_factory=list)
 
+    def clone(self) -> Player:
+        """An independent copy (see ``State.clone``)."""
+        return Player(
+            self.name,
+            {k: list(v) for k, v in self.offers.items()},
+            self.origin,
+            self.motivation,
+            self.destiny,
+            list(self.story),
+            self.xp,
+            self.level,
+            list(self.hand),
+            list(self.played),
+            self.decided,
+            list(self.allies),
+            list(self.sacrificed),
+        )
+
 
 @dataclass
 class Attempt:
@@ -56,6 +73,20 @@ class Attempt:
     faces: list[int] = field(default_factory=list)
     pending: int = 0
     cast: bool = False
+
+    def clone(self) -> Attempt:
+        """An independent copy (see ``State.clone``)."""
+        return Attempt(
+            self.card,
+            self.act,
+            self.path,
+            self.dark,
+            self.bonus,
+            list(self.runes),
+            list(self.faces),
+            self.pending,
+            self.cast,
+        )
 
 
 @dataclass
@@ -116,9 +147,56 @@ class State:
             raise FormatError(f"{name!r} does not play in this game") from None
 
     def clone(self) -> State:
-        """An independent copy (the card set, immutable, is shared)."""
-        memo = {id(self.cards): self.cards}
-        return copy.deepcopy(self, memo)
+        """An independent copy: every list and dict a move may change is copied (one level deep: their items are
+        strings, numbers and tuples); the card set, immutable, and the record's given decks and casts, never
+        changed, are shared. No deep copy: this runs for every move the server stores."""
+        a = self.attempt
+        return State(
+            cards=self.cards,
+            players=self.players,
+            options=dict(self.options),
+            seed=self.seed,
+            ps=[p.clone() for p in self.ps],
+            decks={k: list(v) for k, v in self.decks.items()},
+            discards=[list(d) for d in self.discards],
+            rows=[list(r) for r in self.rows],
+            up=list(self.up),
+            first=self.first,
+            given=self.given,
+            given_casts=self.given_casts,
+            status=self.status,
+            current=self.current,
+            turn=self.turn,
+            phase=self.phase,
+            gained=self.gained,
+            journeyed=self.journeyed,
+            attempted=self.attempted,
+            attempt=None if a is None else a.clone(),
+            any_act=self.any_act,
+            used=list(self.used),
+            peek=None if self.peek is None else list(self.peek),
+            adversary=None if self.adversary is None else dict(self.adversary),
+            under=dict(self.under),
+            tucks=list(self.tucks),
+            curses=list(self.curses),
+            final=self.final,
+            stall=self.stall,
+            casts=self.casts,
+            reshuffles=list(self.reshuffles),
+            scores=list(self.scores),
+            winners=list(self.winners),
+            ended_by=self.ended_by,
+        )
+
+
+OPPONENT_EFFECTS: Final = ("lose_experience", "steal", "curse")
+"""Effects of Hero and Antihero cards that name an opponent (docs/card-sets.md, "Effects")."""
+
+
+def needs_opponent(card: Card) -> bool:
+    """Whether a Hero or Antihero card can only be played on an opponent (its timing ``opponent``, or an effect
+    aimed at one): such cards are set aside in a solo game (A13.2, A14.5)."""
+    return card.timing == "opponent" or (card.effect is not None and card.effect["kind"] in OPPONENT_EFFECTS)
 
 
 def row_size(n: int) -> int:
@@ -225,6 +303,9 @@ def new_game(
         full = _deck(cards, key)
         if key.startswith("act"):
             full = tuple(c for c in full if cards.cards[c].type in kept)
+        elif key in ("hero", "antihero") and len(names) == 1:  # A13.2, A14.5: solo sets aside what needs an opponent
+            decks["aside"] += [c for c in full if needs_opponent(cards.cards[c])]
+            full = tuple(c for c in full if not needs_opponent(cards.cards[c]))
         top = given.get(key, [])
         if not isinstance(top, list) or any(not isinstance(c, str) for c in top):
             raise FormatError(f"the {key} deck must be a list of card ids")

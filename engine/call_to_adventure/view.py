@@ -11,7 +11,6 @@ from .moves import PATHS
 from .rules import (
     breakdown,
     chance,
-    closed_reason,
     cursed,
     difficulty,
     faces,
@@ -19,6 +18,7 @@ from .rules import (
     runes,
     score,
     total,
+    why_closed,
 )
 from .state import FINISHED, PLAYING, SETUP, Attempt, State
 from .words import EN, Words
@@ -209,8 +209,8 @@ def odds(state: State, seat: int, words: Words = EN) -> dict[str, dict[str, Any]
     for act, c in _faced(state):
         card = table[c]
         base = runes(state.cards, p, card, 0)
-        why = closed_reason(state, p, act, card)
-        reason = "" if why is None else reason_text(words, *why)
+        why = why_closed(state, p, act, card)
+        reason = "" if why is None else words.reason(why[1], why[2], state.cards)
         per: dict[str, Any] = {}
         for i, side in enumerate(PATHS[: len(card.paths)]):
             need = difficulty(state, Attempt(c, act, i)) + cursed(state, seat)
@@ -222,14 +222,6 @@ def odds(state: State, seat: int, words: Words = EN) -> dict[str, dict[str, Any]
             }
         out[c] = per
     return out
-
-
-def reason_text(words: Words, key: str, params: Mapping[str, Any]) -> str:
-    """A closed reason of ``rules.closed_reason`` in words."""
-    values = dict(params)
-    if "icon" in values:
-        values["icon"] = words.word("icon", values["icon"])
-    return words.text(key, **values)
 
 
 def card_ids(view: Mapping[str, Any]) -> set[str]:

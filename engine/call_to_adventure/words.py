@@ -208,6 +208,119 @@ class Words:
         "closed_timing_any": "played in your turn, outside a challenge",
         "closed_timing_opponent": "played in your turn, outside a challenge",
         "closed_no_target": "nothing to play it on now",
+        "closed_power_timing": "its power works by itself",
+        # refusals (rules.verify_*): what is wrong, then what is possible now (now_<step>)
+        "refuse_stranger": "{player} does not play in this game.",
+        "refuse_game_over": "The game is over: no more moves can be made.",
+        "refuse_not_your_turn": "It is {current}'s turn, not yours: you can move when it is your turn.",
+        "refuse_unknown_move": "There is no move {value}: the moves are {moves}.",
+        "refuse_step": "You cannot {action} now.",
+        "refuse_setup_first": "Every player first chooses their Origin, Motivation and Destiny.",
+        "refuse_chosen": "The characters are chosen already.",
+        "refuse_not_offered": "'{field}' must be one of the {kind} cards you were dealt: {cards}.",
+        "refuse_tuck_first": "First put {ally} under one of these challenges: {cards}.",
+        "refuse_tuck_host": "'card' must be a challenge {ally} may go under: {cards}.",
+        "refuse_unknown_card": "There is no card {value} in this game's card set.",
+        "refuse_face_down": "{card} lies in the row of Act {act}, which is still face down.",
+        "refuse_not_in_row": "{card} is in no face-up row.",
+        "refuse_act_over": "Act {act} is over for you: take your cards from the row of a later Act.",
+        "refuse_adversary": "Your last turn must face the Adversary.",
+        "refuse_adversary_later": "The Adversary may be attempted only on your last turn, with eight story cards.",
+        "refuse_not_trait": "{card} is a {type}, not a trait.",
+        "refuse_not_challenge": "{card} is a {type}, not a challenge.",
+        "refuse_spend": "{card} costs {n} experience and you have {xp}.",
+        "refuse_icon": "{card} needs {count} {icon} icons in your Story.",
+        "refuse_icon/one": "{card} needs a {icon} icon in your Story.",
+        "refuse_corruption": "{card} needs your marker at {level} or lower.",
+        "refuse_virtue": "{card} needs your marker at {level} or higher.",
+        "refuse_path": "'path' must be top or bottom, not {value}.",
+        "refuse_one_path": "{card} has one path: 'path' must be top.",
+        "refuse_discard_open": "You may discard a row card only when no trait or challenge is open to you.",
+        "refuse_pass_open": "You may pass only when no face-up row card is left.",
+        "refuse_journeyed": "You journeyed this turn already: one journey per turn.",
+        "refuse_journey_cost": "A journey costs 1 experience and you have none.",
+        "refuse_dark_value": "'dark' must be 0, 1, 2 or 3, not {value}.",
+        "refuse_dark_max": "At most 3 dark runes per challenge.",
+        "refuse_dark_level": "No dark runes at {level}.",
+        "refuse_dark_cost": "A dark rune costs 1 experience and you have {xp}.",
+        "refuse_dark_count": "'dark': you may buy at most {most} dark runes now (1 experience each, at most 3).",
+        "refuse_deck": "'deck' must be hero or antihero, not {value}.",
+        "refuse_end_value": "'end' must be yes, not {value}.",
+        "refuse_order_cards": "'order' must name each card you looked at once, top first: {cards}.",
+        "refuse_not_in_hand": "{card} is not in your hand.",
+        "refuse_level": "At {level} you may not play {type}s.",
+        "refuse_timing": "{card} cannot be played now: it is {when}.",
+        "refuse_not_yours": "{card} is not your Origin, your Motivation or one of your allies with a power.",
+        "refuse_power_timing": "The power of {card} cannot be used now: it is {when}.",
+        "refuse_power_triggered": "The power of {card} works by itself, when it says.",
+        "refuse_used": "The power of {card} is used once per turn, and you used it this turn.",
+        "refuse_power_cost": "The power of {card} costs {n} experience and you have {xp}.",
+        "refuse_target_needed": "'target' must name an opponent: {players}.",
+        "refuse_target_any": "'target' must name a player: {players}.",
+        "refuse_target_none": "{card} is aimed at you: its move names no 'target'.",
+        "refuse_runes_needed": "'runes' must name {count} of the runes cast, by number (0 to {last}), like '0,2'.",
+        "refuse_runes_needed/one": "'runes' must name one of the runes cast, by number (0 to {last}), like '2'.",
+        "refuse_runes_twice": "'runes' names a rune twice: name each rune once.",
+        "refuse_runes_unknown": "'runes' names a rune that is not in the cast: the runes are numbered 0 to {last}.",
+        "refuse_act_needed": "'act' must name an Act deck with cards in it: {acts}.",
+        "refuse_row_needed": "'row' must name a card of a face-up row: {cards}.",
+        "refuse_free_dark": "No dark rune can be added now: at most 3, and none at {level}.",
+        "refuse_field_unused": "{card} takes no '{field}'.",
+        # commands of replies by email (commands.py): short, a verb first
+        "cmd_choose": "choose {origin} {motivation} {destiny}",
+        "cmd_trait": "gain {card}",
+        "cmd_attempt": "attempt {card} {path}",
+        "cmd_attempt_dark": "attempt {card} {path} {dark}",
+        "cmd_declare": "declare {card} {path}",
+        "cmd_top": "top",
+        "cmd_bottom": "bottom",
+        "cmd_discard": "discard {card}",
+        "cmd_pass": "pass",
+        "cmd_journey": "journey {card}",
+        "cmd_dark": "dark",
+        "cmd_cast": "cast",
+        "cmd_draw": "draw {deck}",
+        "cmd_hero": "hero",
+        "cmd_antihero": "antihero",
+        "cmd_resolve": "result",
+        "cmd_resolve_end": "result end",
+        "cmd_end": "end",
+        "cmd_play": "play {card}",
+        "cmd_use": "use {card}",
+        "cmd_on": "on {target}",
+        "cmd_runes": "runes {runes}",
+        "cmd_act": "act {act}",
+        "cmd_row": "row {card}",
+        "cmd_tuck": "tuck {card}",
+        "cmd_order": "order {cards}",
+        "cmd_filler": "the a an with and of path dark rune runes card turn take my to",
+        "do_choose": "choose your characters",
+        "do_trait": "gain a trait",
+        "do_attempt": "attempt a challenge",
+        "do_challenge": "attempt a challenge",
+        "do_discard": "discard a row card",
+        "do_pass": "pass",
+        "do_journey": "journey",
+        "do_dark": "buy a dark rune",
+        "do_cast": "cast the runes",
+        "do_draw": "draw a card",
+        "do_play": "play a card",
+        "do_use": "use a power",
+        "do_order": "put the cards you looked at back",
+        "do_tuck": "put an ally under a challenge",
+        "do_resolve": "take the result",
+        "do_end": "end your turn",
+        "now_setup": "Now choose your Origin, Motivation and Destiny.",
+        "now_main": (
+            "Now make your main action: gain a trait or attempt a challenge (or, if none is open to you, discard a "
+            "row card or pass); you may also journey and play cards."
+        ),
+        "now_prepare": "Now buy dark runes or cast the runes.",
+        "now_draw": "Now draw a Hero or Antihero card for the card face a core rune shows.",
+        "now_facing": "Now play a card that faces a challenge, or take the result.",
+        "now_after": "Now journey, play a card or use a power, or end your turn.",
+        "now_peek": "Now put the cards you looked at back in the order you choose.",
+        "now_tuck": "Now put the ally under a challenge of its row.",
         # card lines
         "pre_spend": "Gain it by spending {n} experience.",
         "pre_icon": "Needs {count} {icon} icons in your Story.",
@@ -333,6 +446,59 @@ class Words:
     def join(self, parts: Sequence[str]) -> str:
         """'a, b, c'."""
         return self.TEXTS["list_sep"].join(parts)
+
+    # Refusals -------------------------------------------------------------------------------------------
+
+    def refusal(self, key: str, params: Mapping[str, Any], cards: CardSet | None = None) -> str:
+        """A refusal of ``rules.verify`` (its key and JSON-ready values) as sentences: what is wrong, then what
+        is possible now (``now``, a step). Card ids become names of ``cards``."""
+        values = self._values(params, cards)
+        out = self.text(f"refuse_{key}", **values) if f"refuse_{key}" in self.TEXTS else key
+        now = params.get("now")
+        return f"{out} {self.text(f'now_{now}')}" if isinstance(now, str) and f"now_{now}" in self.TEXTS else out
+
+    def reason(self, key: str, params: Mapping[str, Any], cards: CardSet | None = None) -> str:
+        """The same refusal as the short reason a page shows beside a closed card or move."""
+        values = self._values(params, cards)
+        if key == "level":
+            return self.text(f"closed_{params.get('type')}_level", level=values.get("level", ""))
+        if key in ("timing", "power_timing") and f"closed_timing_{params.get('timing')}" in self.TEXTS:
+            return self.text(f"closed_timing_{params.get('timing')}")
+        if key == "power_triggered":
+            return self.text("closed_power_timing")
+        if key.startswith(("target_", "runes_", "act_needed", "row_needed", "free_dark", "field_unused")):
+            return self.text("closed_no_target")
+        if f"closed_{key}" in self.TEXTS:
+            return self.text(f"closed_{key}", **values)
+        return self.refusal(key, {k: v for k, v in params.items() if k != "now"}, cards)
+
+    def _values(self, params: Mapping[str, Any], cards: CardSet | None) -> dict[str, Any]:
+        values: dict[str, Any] = dict(params)
+        for key in ("card", "ally"):
+            if key in values:
+                values[key] = self.name(cards, values[key])
+        if isinstance(values.get("cards"), list):
+            values["cards"] = self.join([self.name(cards, c) for c in values["cards"]])
+        for key in ("players", "moves"):
+            if isinstance(values.get(key), list):
+                values[key] = self.join([str(v) for v in values[key]])
+        if isinstance(values.get("acts"), list):
+            values["acts"] = self.join([str(a) for a in values["acts"]])
+        if "icon" in values:
+            values["icon"] = self.word("icon", values["icon"])
+        if "type" in values:
+            values["type"] = self.word("type", values["type"])
+        if "kind" in values:
+            values["kind"] = self.word("type", values["kind"])
+        if "do" in values:
+            values["action"] = self.text(f"do_{values['do']}") if f"do_{values['do']}" in self.TEXTS else values["do"]
+        if f"closed_timing_{values.get('timing')}" in self.TEXTS:
+            values["when"] = self.text(f"closed_timing_{values['timing']}")
+        if "value" in values:
+            values["value"] = repr(str(values["value"])[:40])
+        if "n" in values and "count" not in values:
+            values["count"] = values["n"]
+        return values
 
     # Events ---------------------------------------------------------------------------------------------
 

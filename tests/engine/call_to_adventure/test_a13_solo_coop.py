@@ -10,7 +10,7 @@ import pytest
 from engine import GAMES, FormatError, OptionsError
 from engine.call_to_adventure import Move, apply, legal_moves, new_game
 from engine.call_to_adventure.files import packaged_set
-from engine.call_to_adventure.state import places
+from engine.call_to_adventure.state import needs_opponent, places
 
 from .helpers import ONE, ZERO, do, finish_turn
 
@@ -156,3 +156,14 @@ def test_in_co_op_a_card_aimed_at_you_may_aim_at_any_player() -> None:
     assert {m.target for m in legal_moves(state, "ann") if m.card == card} == {None, "bob"}  # type: ignore[arg-type]
     do(state, "ann", "play", card=card, target="bob")  # type: ignore[arg-type]
     assert STARTER.track[bob.level].name == "V1" and STARTER.track[ann.level].name == "N"
+
+
+def test_solo_sets_aside_the_cards_that_need_an_opponent() -> None:
+    """A13.2, A14.5: a card aimed at an opponent (timing `opponent`, or an effect naming one) is never drawn in solo."""
+    alone = GAME.new_game(["ann"], {"coop": True}, 3)
+    table = alone.cards.cards
+    needing = {c for c in (*alone.cards.heroes, *alone.cards.antiheroes) if needs_opponent(table[c])}
+    assert needing and needing <= set(alone.decks["aside"])
+    assert not needing & {*alone.decks["hero"], *alone.decks["antihero"], *alone.ps[0].hand}
+    pair = GAME.new_game(["ann", "bob"], {"coop": True}, 3)
+    assert needing <= {*pair.decks["hero"], *pair.decks["antihero"], *(c for p in pair.ps for c in p.hand)}

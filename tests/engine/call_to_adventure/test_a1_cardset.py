@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +158,50 @@ def test_runes_and_track_are_checked() -> None:
     end = text.index("[[track]]", start + 1)
     with pytest.raises(CardSetError, match="exactly 7 levels"):
         parse(text[:start] + text[end:], "mine.toml")
+
+
+def test_a_set_nested_thousands_deep_is_one_clear_error() -> None:
+    """M1: no RecursionError, in the loader and in a replay of a record that carries such a set."""
+    for deep in ("a = " + "[" * 5000 + "]" * 5000, "a = " + "{b = " * 5000 + "1" + "}" * 5000):
+        with pytest.raises(CardSetError, match="nest more than 16 deep"):
+            parse(deep, "deep.toml")
+
+
+def test_a_replay_of_a_record_with_a_deep_set_gives_one_line(tmp_path: Path) -> None:
+    record = json.loads((Path(__file__).parent / "oracle_cases" / "F3-coop-card-naming-yourself.json").read_text())
+    record["card_set"]["toml"] = "a = " + "[" * 5000 + "]" * 5000
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(record))
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-m", "engine", "replay", str(path)], cwd=root, capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 2 and done.stderr == b""
+    assert "nest more than 16 deep" in json.loads(done.stdout)["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "words"),
+    [
+        ("Quick Hands", "Quick \u202eHands", "bidirectional control character U+202E"),
+        ("Quick Hands", "\u2067Quick Hands", "bidirectional control character U+2067"),
+        ("Quick Hands", "Q" * 61, "61 characters long (at most 60)"),
+        ("Quick Hands", "Quick\\u0000Hands", "control character U+0000"),
+        ("Quick Hands", "Quick\\nHands", "control character U+000A"),
+    ],
+)
+def test_names_and_texts_have_limits(old: str, new: str, words: str) -> None:
+    """L3: a card set's names and texts reach pages and emails: limited, and without characters that hide."""
+    text = packaged_set().text.replace(old, new, 1)
+    with pytest.raises(CardSetError) as caught:
+        parse(text, "mine.toml")
+    message = str(caught.value)
+    assert words in message and "s1-quick-hands" in message and "name." in message and "mine.toml" in message
+
+
+def test_a_long_text_is_refused_but_a_line_break_in_it_is_fine() -> None:
+    base = packaged_set().text
+    line = 'name = { en = "Quick Hands", nl = "Vlugge handen", fr = "Mains agiles" }'
+    assert parse(base.replace(line, line + '\ntext = "one\\ntwo"', 1), "ok.toml")
+    with pytest.raises(CardSetError, match=r"'text\.en': is 601 characters long"):
+        parse(base.replace(line, line + f'\ntext = "{"x" * 601}"', 1), "long.toml")

@@ -18,7 +18,7 @@ def test_a_trait_is_gained_tucked_and_its_place_refilled_at_once() -> None:
     assert state.rows[0] == ["f1-0", "c-easy", "c-hard", "c-five"]
     assert {"event": "refill", "act": 1, "card": "f1-0"} in events
     assert state.phase == "after" and Move("ann", "end") in legal_moves(state, "ann")
-    with pytest.raises(IllegalMove, match="A4: you made your main action already"):
+    with pytest.raises(IllegalMove, match="A4: You cannot gain a trait now"):
         apply(state, Move("ann", "trait", card="c-easy"))
 
 

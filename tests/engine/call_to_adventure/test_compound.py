@@ -90,9 +90,11 @@ def test_refusals_name_the_rule_and_change_nothing() -> None:
     cases = [
         (Move("ann", "challenge", card="c-easy", path="top", dark="2"), "A5.3"),
         (Move("ann", "challenge", card="t-free", path="top", dark="0"), "A4"),
-        (Move("ann", "challenge", card="f2-0", path="top", dark="0"), "A4.4"),
+        (Move("ann", "challenge", card="f2-0", path="top", dark="0"), "A6"),  # a face-down row
         (Move("bob", "challenge", card="c-easy", path="top", dark="0"), "A4"),
-        (Move("ann", "resolve", end="yes"), "A4"),
+        (Move("ann", "resolve", end="yes"), "A5.7"),
+        (Move("ann", "challenge", card="c-easy", path="top", dark="4"), "A5.3"),
+        (Move("ann", "challenge", card="c-easy", path="left", dark="1"), "A5.2"),
     ]
     for move, rule in cases:
         with pytest.raises(IllegalMove) as exc:
@@ -117,11 +119,9 @@ def test_a_challenge_that_fails_late_leaves_the_state_unchanged() -> None:
 def test_compound_moves_parse_strictly_and_go_into_records() -> None:
     assert GAME.parse_move("ann", {"do": "challenge", "card": "c", "path": "top"}).dark == "0"
     for bad in (
-        {"do": "challenge", "card": "c", "path": "top", "dark": "4"},
         {"do": "challenge", "card": "c", "path": "top", "dark": 1},
-        {"do": "challenge", "card": "c", "path": "left", "dark": "1"},
         {"do": "challenge", "path": "top", "dark": "1"},
-        {"do": "resolve", "end": "no"},
+        {"do": "challenge", "card": "c", "path": "top", "dark": True},
         {"do": "resolve", "end": True},
         {"do": "end", "end": "yes"},
         {"do": "attempt", "card": "c", "path": "top", "dark": "1"},

@@ -61,7 +61,8 @@ def test_f1b_after_the_recast_the_caster_draws_before_anything_else() -> None:
 
 def test_f1c_the_result_waits_for_the_card_drawn() -> None:
     error = refused("F1c")
-    assert error.move == 2
+    assert (error.move, error.rule) == (2, "A5.7")
+    assert "draw a Hero or Antihero card" in error.message
 
 
 def test_f1d_a_reattempt_card_face_is_drawn_for() -> None:
@@ -140,12 +141,12 @@ def test_f5_runes_in_descending_order_are_the_same_set() -> None:
 
 
 def test_f5_a_rune_named_twice_or_not_cast_is_refused() -> None:
-    for runes, _word in (("1,1", "twice"), ("0,9", "not")):
+    for runes, word in (("1,1", "twice"), ("0,9", "not in the cast")):
         data = case("F5")
         data["moves"][-1]["runes"] = runes
         with pytest.raises(RecordError) as caught:
             GAME.replay(data)
-        assert caught.value.move == 1
+        assert (caught.value.move, caught.value.rule) == (1, "A5") and word in caught.value.message
 
 
 # Through the real command -----------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ def test_a_record_of_bot_play_reproduces_the_game_exactly() -> None:
     ("change", "move", "rule", "words"),
     [
         (lambda r: r["moves"].insert(1, {"player": "bob", "do": "dark"}), 1, "A4", "ann's turn"),
-        (lambda r: r["moves"][1].update(do="fly"), 1, None, "unknown move"),
+        (lambda r: r["moves"][1].update(do="fly"), 1, "A4", "no move 'fly'"),
         (lambda r: r.update(casts=[[0, 0]]), 2, None, "does not fit"),
         (lambda r: r["card_set"].update(toml="[set]\nid = 1"), None, None, "starter.toml: field 'id'"),
         (lambda r: r["decks"].update(act1=["nope"]), None, None, "'nope'"),
@@ -91,3 +91,29 @@ def test_the_command_line_replays_and_shows_a_view(tmp_path: Path) -> None:
     out = io.StringIO()
     assert main(["replay", str(path)], out) == 2
     assert json.loads(out.getvalue())["error"]["move"] == 2
+
+
+def test_public_record_hides_other_players_secret_choices_and_peeks() -> None:
+    """H1: before the game ends a player's copy of the record names no other player's characters (the Destiny
+    stays hidden, A12) and no order of cards seen in a peek; their own moves stay whole."""
+    start = GAME.new_game(["ann", "bob"], {}, 9)
+    state = GAME.clone(start)
+    moves = []
+    for player in ("ann", "bob"):
+        move = GAME.legal_moves(state, player)[0]
+        GAME.apply(state, move)
+        moves.append(move)
+    peeked = GAME.parse_move("ann", {"do": "order", "order": "a,b"})
+    record = json.loads(json.dumps(GAME.record(start, moves)))
+    record["moves"].append(peeked.to_json())
+    public = GAME.public_record(record, "ann")
+    assert public["moves"][0] == record["moves"][0]  # her own choice
+    assert set(public["moves"][1]) == {"player", "do"}  # bob's, without the cards
+    assert public["moves"][2] == record["moves"][2]
+    assert public["omitted"]["moves"] == {"1": ["origin", "motivation", "destiny"]}
+    assert {"seed", "card_set"} <= set(public["omitted"]["keys"])
+    for_bob = GAME.public_record(record, "bob")
+    assert "order" not in for_bob["moves"][2] and for_bob["omitted"]["moves"]["2"] == ["order"]
+    assert "destiny" not in json.dumps(GAME.public_record(record, None)["moves"])
+    with pytest.raises(RecordError, match="leaves out"):
+        GAME.replay(public)

@@ -9,6 +9,7 @@ the same state, and ``legal_moves`` is exactly what ``apply`` accepts.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -22,7 +23,10 @@ from engine.call_to_adventure.state import places
 
 GAME = GAMES["call-to-adventure"]
 NAMES = ("ann", "bob", "cy", "dee")
-SECTIONS = {"A3", "A4", "A4.1", "A4.4", "A5", "A5.3", "A6", "A7", "A8", "A10"}
+SECTION = re.compile(r"A\d+(\.\d+)?")
+"""Every refusal cites a section of ADVENTURE_RULES.md."""
+WITHOUT_NOW = {"stranger", "game_over", "not_your_turn", "chosen", "unknown_move"}
+"""The refusals of a player who has nothing to do now: every other one says what is possible now."""
 
 
 class Adventure(RuleBasedStateMachine):
@@ -83,16 +87,39 @@ class Adventure(RuleBasedStateMachine):
                 fields[name] = data.draw(st.sampled_from(["1", "2", "3"]))
         candidates = [Move.from_json(fields), *self.seen[-5:]]
         for move in candidates:
-            legal = move in GAME.legal_moves(self.state, move.player)
+            listed = move
+            effect = self.state.cards.cards[move.card].effect if move.card in self.state.cards.cards else None
+            aimed_at_you = effect is not None and effect["kind"] in ("experience", "draw", "virtue", "corruption")
+            if move.target == move.player and move.do == "play" and self.state.adversary is not None and aimed_at_you:
+                listed = move._replace(target=None)  # A14.3: naming yourself is naming no one, listed once
+            legal = listed in GAME.legal_moves(self.state, move.player)
             trial = GAME.clone(self.state)
             try:
                 GAME.apply(trial, move)
                 accepted = True
             except IllegalMove as exc:
                 accepted = False
-                assert exc.rule in SECTIONS, exc.rule
+                assert SECTION.fullmatch(exc.rule), exc.rule
+                assert exc.key and exc.message
+                assert exc.key in WITHOUT_NOW or exc.params.get("now"), (exc.key, exc.params)
+                for lang in ("nl", "fr"):
+                    assert GAME.speaking(lang).explain(exc) != exc.message
                 assert GAME.to_json(trial) == GAME.to_json(self.state)
             assert accepted == legal, move
+
+    @invariant()
+    def a_card_face_shown_is_drawn_before_the_result(self) -> None:
+        a = self.state.attempt
+        if a is not None and a.pending:
+            assert self.state.phase == "draw"  # A14.1
+            assert {m.do for m in GAME.legal_moves(self.state, self.state.players[self.state.current])} == {"draw"}
+
+    @invariant()
+    def no_ally_in_a_row(self) -> None:
+        table = self.state.cards.cards
+        for a in range(3):
+            if self.state.up[a]:
+                assert all(c is None or table[c].type != "ally" for c in self.state.rows[a])  # A4.4
 
     @invariant()
     def every_card_in_one_place(self) -> None:
