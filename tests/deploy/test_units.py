@@ -41,9 +41,13 @@ def unit(name: str) -> dict[str, list[str]]:
 
 
 def env_file(path: Path) -> dict[str, str]:
-    """An EnvironmentFile's variables (KEY=value lines; comments and blank lines skipped)."""
-    pairs = (line.split("=", 1) for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
-    return {key.strip(): value.strip() for key, value in pairs}
+    """An EnvironmentFile's variables, read by the shell as the docs do (``set -a; . FILE``): the same values
+    systemd reads (KEY=value lines, quotes removed)."""
+    done = subprocess.run(
+        ["sh", "-c", 'set -a; . "$0"; env -0', str(path)], env={}, capture_output=True, text=True, check=True
+    )
+    pairs = (item.split("=", 1) for item in done.stdout.split("\0") if item.startswith("PBEM_"))
+    return dict(pairs)
 
 
 def command(name: str, port: int) -> list[str]:
