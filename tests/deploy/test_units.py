@@ -6,12 +6,15 @@ units. (systemd itself, TLS and the proxies cannot run in a test: docs/deploymen
 from __future__ import annotations
 
 import json
+import random
 import shlex
 import shutil
 import signal
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,7 @@ from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlmodel import select
 
+from engine import call_to_glory as glory
 from pbem import db
 from pbem.core import games
 from pbem.models import OutboxEmail
@@ -175,3 +179,79 @@ def test_every_unit_restarts_and_is_hardened() -> None:
         assert settings["EnvironmentFile"] == ["/etc/pbem/pbem.env"]
         for key in ("NoNewPrivileges", "ProtectSystem", "ProtectHome", "PrivateTmp"):
             assert settings[key] in (["yes"], ["strict"]), (name, key)
+
+
+def _ready(base: str, deadline: float) -> None:
+    while True:
+        try:
+            if requests.get(f"{base}/readyz", timeout=10).status_code == 200:
+                return
+        except (requests.ConnectionError, requests.Timeout):
+            pass
+        assert time.monotonic() < deadline, f"{base} did not become ready"
+        time.sleep(0.3)
+
+
+def _play(base: str, token: str) -> int:
+    """Open a move link and press its button, as a browser behind the proxy does; the POST's status."""
+    proxied = {"X-Forwarded-Proto": "https"}
+    page = requests.get(f"{base}/play/{token}", headers=proxied, timeout=60)
+    csrf, _decision = form_fields(page.text)
+    cookie = "; ".join(f"{c.name}={c.value}" for c in page.cookies)
+    headers = proxied | {"Cookie": cookie}
+    return requests.post(
+        f"{base}/play/{token}", data={"csrf_token": csrf}, headers=headers, allow_redirects=False, timeout=60
+    ).status_code
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)
+def test_two_web_servers_and_two_schedulers_on_one_postgresql_double_nothing(
+    app: Flask, site: tuple[dict[str, str], SMTPServer, int]
+) -> None:
+    """docs/scaling.md's layout on one machine: moves through either web server, the same move link pressed on both
+    at once, two schedulers sending: every move once, every email once."""
+    env, server, port = site
+    assert pbem(env, "db-upgrade").returncode == 0
+    table = new_table(app, [games.SeatSpec(n, email=f"{n}@example.com") for n in ("ann", "bob", "cy")], seed=3)
+    app.config["SECRET_KEY"] = env["PBEM_SECRET_KEY"]
+    ports = [port, free_port()]
+    units = [("pbem-web.service", p) for p in ports] + [("pbem-scheduler.service", port)] * 2
+    processes = [
+        subprocess.Popen(command(name, p), cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for name, p in units
+    ]
+    bases = [f"http://127.0.0.1:{p}" for p in ports]
+    made = 0
+    try:
+        deadline = time.monotonic() + 120
+        for base in bases:
+            _ready(base, deadline)
+        rng = random.Random(3)
+        for turn in range(12):
+            state = table.state()
+            moves = [{k: v for k, v in m.to_json().items() if k != "player"} for m in glory.legal_moves(state)]
+            token = table.move_token(state.current, rng.choice(moves))
+            if turn % 3 == 0:  # the same button pressed on both servers at once
+                with ThreadPoolExecutor(2) as pool:
+                    statuses = list(pool.map(_play, bases, [token, token]))
+                assert sorted(statuses) == [303, 303], statuses  # one made it, the other says "already played"
+            else:
+                assert _play(bases[turn % 2], token) == 303
+            made += 1
+            assert table.moves_logged() == made, "each move once"
+        assert table.verify()
+        while unsent(app):
+            assert time.monotonic() < deadline + 180, "the schedulers did not deliver everything"
+            time.sleep(0.3)
+        time.sleep(3)  # a doubled email would arrive now
+    finally:
+        for proc in processes:
+            proc.send_signal(signal.SIGTERM)
+        outputs = [proc.communicate(timeout=60)[0].decode() for proc in processes]
+    assert all("Traceback" not in out for out in outputs), outputs
+    received = Counter(m["Message-ID"] for m in server.messages)
+    with app.app_context():
+        sent = {r for r in db.get_session().exec(select(OutboxEmail.message_id).where(OutboxEmail.status == "sent"))}
+    assert set(received) == sent and max(received.values()) == 1, "every email once"
