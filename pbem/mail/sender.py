@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 mail = Mail()
 """Flask-Mail, holding the MAIL_* SMTP settings (``mail.init_app(app)`` in create_app)."""
 
+
 class _Headers(HeaderRegistry):
     """The email package's header registry, but each header class made once: the standard one builds a new class
     with ``type()`` for every header it parses (some 25 per email), a quarter of the time an email takes to build."""
