@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint demo bench bench-web bench-sweep play clean i18n-extract i18n-update i18n-compile i18n-check
+.PHONY: help run test lint demo bench bench-web bench-sweep bench-mail bench-memory play clean i18n-extract i18n-update i18n-compile i18n-check
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -50,6 +50,12 @@ bench-web: $(STAMP)  ## web speed: 16 players against gunicorn on SQLite, then P
 
 bench-sweep: $(STAMP)  ## sweep speed: reminder and deadline sweeps over 100,000 active games, SQLite then PostgreSQL
 	$(BIN)/python bench/sweep.py
+
+bench-mail: $(STAMP)  ## mail speed: pbem scheduler into a local SMTP server, and 10,000 reminders after an outage
+	cd bench && ../$(BIN)/python mail.py
+
+bench-memory: $(STAMP)  ## memory (PSS) of one gunicorn worker and the scheduler after a load run
+	$(BIN)/python bench/memory.py
 
 play: $(STAMP)  ## heuristic bot against two random bots, 1000 games
 	$(BIN)/python -m engine play --players 3 --bots heuristic,random,random --games 1000 --seed 1

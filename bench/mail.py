@@ -36,7 +36,7 @@ from typing import Any
 from aiosmtpd.controller import Controller
 from common import postgres_schema
 from flask import Flask
-from sqlalchemy import Engine, func, select, text, update
+from sqlalchemy import Engine, func, select, update
 from sweep import create_templates, grow, settle
 
 from pbem import create_app, db
@@ -164,9 +164,8 @@ def outage(label: str, url: str, reminders: int) -> None:
         conn.execute(update(OutboxEmail).values(status="sent", sent_at=now))  # the invitations went out long ago
         conn.execute(update(wait).values(next_reminder_at=now - timedelta(days=3), deadline_at=now + timedelta(days=3)))
         due = int(conn.execute(select(func.count()).select_from(wait)).scalar_one())
-        if eng.dialect.name == "postgresql":
-            conn.execute(text("SELECT 1"))
-    settle(eng)
+    if eng.dialect.name == "sqlite":
+        settle(eng)
     with app.app_context():
         before = {r.encode() for r in db.get_session().exec(select(OutboxEmail.message_id)).scalars()}
     handler, port = Counting(), free_port()
@@ -198,18 +197,21 @@ def main() -> None:
     parser.add_argument("--emails", type=int, default=3000)
     parser.add_argument("--reminders", type=int, default=10_000)
     parser.add_argument("--only", choices=["sqlite", "postgres"])
+    parser.add_argument("--outage-only", action="store_true", help="skip the throughput run")
     args = parser.parse_args()
     pg = os.environ.get("PBEM_BENCH_POSTGRES_URL", "")
     if args.only != "postgres":
         folder = Path(tempfile.mkdtemp(prefix="pbem-bench-mail-"))
         try:
-            throughput("sqlite", f"sqlite:///{folder / 'a.sqlite3'}", args.emails)
+            if not args.outage_only:
+                throughput("sqlite", f"sqlite:///{folder / 'a.sqlite3'}", args.emails)
             outage("sqlite", f"sqlite:///{folder / 'b.sqlite3'}", args.reminders)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     if args.only != "sqlite" and pg:
-        with postgres_schema(pg) as url:
-            throughput("postgres", url, args.emails)
+        if not args.outage_only:
+            with postgres_schema(pg) as url:
+                throughput("postgres", url, args.emails)
         with postgres_schema(pg) as url:
             outage("postgres", url, args.reminders)
 

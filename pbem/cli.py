@@ -13,12 +13,12 @@ from sqlmodel import col, select
 import engine
 
 from . import admin, config, db, i18n, mail_in, timing
-from .admin import maintenance
+from .admin import doctor, maintenance
 from .core import checks, games, links, seats
 from .core.errors import ServiceError
 from .flows import games as game_flows
 from .mail.sender import send_due
-from .models import Game
+from .models import Game, utcnow
 from .scheduler import jobs
 
 
@@ -26,7 +26,7 @@ def register(app: Flask) -> None:
     """Add the pbem commands to the app's CLI."""
     for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin, mail_in_command):
         app.cli.add_command(command)
-    for command in (backup_command, restore_command, verify_command):
+    for command in (backup_command, restore_command, verify_command, doctor_command):
         app.cli.add_command(command)
     for command in (jobs.scheduler_command, jobs.serve_command):
         app.cli.add_command(command)
@@ -91,6 +91,19 @@ def verify_command(every: bool, game_ids: tuple[int, ...]) -> None:
         )
     )
     if report.problems:
+        raise SystemExit(1)
+
+
+@click.command("doctor")
+@with_appcontext
+def doctor_command() -> None:
+    """Check this site's configuration end to end (database, secret, links, SMTP login, Redis, game files,
+    scheduler) without sending any email; exit 1 if something must be fixed."""
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    findings = doctor.run(app, utcnow())
+    for finding in findings:
+        click.echo(f"{_('OK') if finding.ok else _('FIX'):4} {finding.what}")
+    if not all(f.ok for f in findings):
         raise SystemExit(1)
 
 
