@@ -52,7 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, help, language, play, security, settings
+    from .web import admin, away, check, errors, front, help, language, personal, play, security, settings
 
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
@@ -61,6 +61,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
     app.register_blueprint(check.bp)
+    app.register_blueprint(personal.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)
     if app.config["DEVELOPMENT"]:

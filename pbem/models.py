@@ -106,6 +106,8 @@ class Seat(SQLModel, table=True):
     next_digest_at: datetime | None = _when(index=True)
     digest_seq: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
     digest_at: datetime | None = _when()
+    erased_at: datetime | None = _when()
+    """When the organiser erased this person's data from the game (pbem.core.personal): name replaced, no address."""
 
     @property
     def is_bot(self) -> bool:
@@ -247,3 +249,16 @@ class Message(SQLModel, table=True):
     text: str = Field(max_length=280)
     created_at: datetime = _ts()
     hidden_at: datetime | None = _when()
+
+
+class ErasureRequest(SQLModel, table=True):
+    """A player's request that the organiser erase their personal data from a finished game: the game and the seat
+    only (never the address); ``done_at`` once erased."""
+
+    __tablename__ = "erasure_request"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: int
+    requested_at: datetime = _ts()
+    done_at: datetime | None = _when()
