@@ -53,7 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, health, help, language, mine, play, security, settings
+    from .web import admin, away, check, errors, front, health, help, language, mine, personal, play, security, settings
 
     app.register_blueprint(health.bp)
     health.register(app)
@@ -65,6 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(away.bp)
     app.register_blueprint(mine.bp)
     app.register_blueprint(check.bp)
+    app.register_blueprint(personal.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)
     if app.config["DEVELOPMENT"] and app.config["MAIL_BACKEND"] == "mailbox":

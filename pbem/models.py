@@ -114,6 +114,8 @@ class Seat(SQLModel, table=True):
     # and diagnostic, shown to the organiser and the player); None while it is healthy.
     bounced_at: datetime | None = _when()
     bounce_detail: str | None = Field(default=None, max_length=300)
+    erased_at: datetime | None = _when()
+    """When the organiser erased this person's data from the game (pbem.core.personal): name replaced, no address."""
 
     @property
     def is_bot(self) -> bool:
@@ -294,3 +296,16 @@ class InboundMail(SQLModel, table=True):
     game_id: int | None = Field(default=None)
     seat: int | None = Field(default=None)
     moves: int = 0
+
+
+class ErasureRequest(SQLModel, table=True):
+    """A player's request that the organiser erase their personal data from a finished game: the game and the seat
+    only (never the address); ``done_at`` once erased."""
+
+    __tablename__ = "erasure_request"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    seat: int
+    requested_at: datetime = _ts()
+    done_at: datetime | None = _when()

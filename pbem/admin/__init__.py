@@ -41,6 +41,7 @@ from .new_game import (
     game_choices,
     players_text,
 )
+from .personal import erase_person, erasure_requests
 from .playing import SHOW_HIDDEN, Playing, hidden_seat, show_hidden
 from .repairs import (
     MAX_EXTEND_HOURS,
@@ -96,6 +97,8 @@ __all__ = [
     "create_game_from_form",
     "end_all_sessions",
     "end_session",
+    "erase_person",
+    "erasure_requests",
     "export_record",
     "extend_deadline",
     "game_choices",

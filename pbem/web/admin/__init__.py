@@ -4,7 +4,7 @@
 their views to it on import.
 """
 
-from . import actions, games, login, new_game
+from . import actions, games, login, new_game, personal
 from .base import bp
 
-__all__ = ["actions", "bp", "games", "login", "new_game"]
+__all__ = ["actions", "bp", "games", "login", "new_game", "personal"]
