@@ -21,7 +21,9 @@ def rotate(seat: Seat) -> None:
 
 def welcome(*, session: Session, game: Game, seats: list[Seat], seat: Seat) -> None:
     """Store the seat's new address or person, give them a wait of their own if they must act (reminders and
-    deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline)."""
+    deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline).
+    A new address starts healthy (no bounce)."""
+    seat.bounced_at, seat.bounce_detail = None, None
     session.add(seat)
     session.flush()
     waits.restart(session, game, seat, utcnow())
