@@ -29,6 +29,7 @@ from . import play
 log = logging.getLogger(__name__)
 TOO_BIG = N_("Your reply was too large to read. Write a short reply without attachments.")
 NOT_TRIED = N_("%(command)s: not tried, as a command before it was not done.")
+NUMBER_FIRST = N_("%(command)s: a number picks from the email's list for the first command only; write its words.")
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,11 @@ def _carry_out(
         state = games.load_state(game)
         player = seats.seats_of(session=session, game_id=token.game_id)[token.seat].name
         words = command_words(line)
+        if words.isdigit() and not first:
+            answer.refused.append(i18n.text(NUMBER_FIRST, command=line))
+            continue
         move = None
-        if len(line) <= replies.LONGEST_LINE and not (words.isdigit() and not first):
+        if len(line) <= replies.LONGEST_LINE:
             move = rules.parse_command(state, player, line)
         if move is None:
             talk.append(line)

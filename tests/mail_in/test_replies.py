@@ -279,3 +279,11 @@ def test_every_client_in_every_language(reply_app: Flask, client: str, lang: str
     assert _talk(reply_app, table) == [words]
     answer = sent_to(reply_app, "ann@example.com")[-1]
     assert answer.kind == "answer" and answer.text_body.count(words) == 1
+
+
+def test_a_number_picks_only_the_first_command(reply_app: Flask, glory: Table) -> None:
+    original = last_email(reply_app, "ann@example.com")
+    raw = clients.gmail(original, "1\n2", sender="ann@example.com")
+    assert mail_in(reply_app, raw).exit_code == 0
+    assert glory.moves_logged() == 1 and _talk(reply_app, glory) == []
+    assert "Not done: 2: a number picks from the email's list" in sent_to(reply_app, "ann@example.com")[-1].text_body
