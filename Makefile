@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help run test lint demo bench bench-web bench-sweep bench-mail bench-memory play clean i18n-extract i18n-update i18n-compile i18n-check
+.PHONY: help run test lint demo bench bench-web bench-sweep bench-mail bench-mail-in bench-memory play clean i18n-extract i18n-update i18n-compile i18n-check
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
@@ -47,6 +47,9 @@ bench: $(STAMP)  ## engine speed: random legal games on one core
 
 bench-web: $(STAMP)  ## web speed: 16 players against gunicorn on SQLite, then PostgreSQL (PBEM_BENCH_POSTGRES_URL)
 	$(BIN)/python bench/web.py
+
+bench-mail-in: $(STAMP)  ## replies by email: 1,000 replies through Dovecot and pbem mail-in --imap, SQLite then PostgreSQL (PBEM_BENCH_POSTGRES_URL)
+	$(BIN)/python bench/mail_in.py
 
 bench-sweep: $(STAMP)  ## sweep speed: reminder and deadline sweeps over 100,000 active games, SQLite then PostgreSQL
 	$(BIN)/python bench/sweep.py

@@ -24,7 +24,17 @@ from .scheduler import jobs
 
 def register(app: Flask) -> None:
     """Add the pbem commands to the app's CLI."""
-    for command in (db_upgrade, create_game, list_games, print_links, demo, send_mail, create_admin, mail_in_command):
+    for command in (
+        db_upgrade,
+        create_game,
+        list_games,
+        print_links,
+        demo,
+        send_mail,
+        create_admin,
+        mail_in_command,
+        mail_check,
+    ):
         app.cli.add_command(command)
     for command in (backup_command, restore_command, verify_command, doctor_command):
         app.cli.add_command(command)
@@ -451,6 +461,22 @@ def mail_in_command(
         logging.getLogger(__name__).exception("mail-in: the message could not be handled")
         sys.exit(mail_in.EX_TEMPFAIL)
     click.echo(f"{handled.outcome} ({handled.moves} move(s))")
+
+
+@click.command("mail-check")
+@with_appcontext
+def mail_check() -> None:
+    """Print the SPF, DKIM and DMARC records to publish for the configured domain and key, and what is missing in
+    the configuration for mail both ways."""
+    from .mail import dns, sender
+
+    signing = sender.signing(current_app.config)
+    found, missing = dns.records(current_app.config, signing.key if signing else None)
+    for record in found:
+        click.echo(f"; {record.why}")
+        click.echo(str(record))
+    for line in missing:
+        click.echo(f"missing: {line}")
 
 
 @click.command("create-admin")

@@ -181,13 +181,28 @@ def _validate_mail(cfg: Any, production: bool) -> None:
     ):
         if type(cfg[key]) is not int or not low <= cfg[key] <= top:
             raise ConfigError(f"{key} must be a whole number from {low} to {top}")
-    reply = cfg["MAIL_REPLY_ADDRESS"]
-    local, at, domain = reply.rpartition("@") if isinstance(reply, str) else ("", "", "")
-    if reply and (not at or not REPLY_LOCAL.fullmatch(local) or not REPLY_DOMAIN.fullmatch(domain)):
-        raise ConfigError(
-            f"MAIL_REPLY_ADDRESS {reply!r} must be empty or one plain address like 'play@club.example', "
-            "at most 20 characters before the @ and no '+'"
-        )
+    for key in ("MAIL_REPLY_ADDRESS", "MAIL_BOUNCE_ADDRESS"):
+        reply = cfg[key]
+        local, at, domain = reply.rpartition("@") if isinstance(reply, str) else ("", "", "")
+        if not isinstance(reply, str) or (
+            reply and (not at or not REPLY_LOCAL.fullmatch(local) or not REPLY_DOMAIN.fullmatch(domain))
+        ):
+            raise ConfigError(
+                f"{key} {reply!r} must be empty or one plain address like 'play@club.example', "
+                "at most 20 characters before the @ and no '+'"
+            )
+    if not isinstance(cfg["SITE_NAME"], str) or len(cfg["SITE_NAME"]) > 60 or not cfg["SITE_NAME"].isprintable():
+        raise ConfigError("SITE_NAME must be a short name on one line (or empty)")
+    if cfg["MAIL_DKIM_KEY"]:
+        if not REPLY_DOMAIN.fullmatch(str(cfg["MAIL_DKIM_DOMAIN"])):
+            raise ConfigError(
+                "MAIL_DKIM_KEY is set: MAIL_DKIM_DOMAIN must be the domain it signs for, like club.example"
+            )
+        if not REPLY_LOCAL.fullmatch(str(cfg["MAIL_DKIM_SELECTOR"])):
+            raise ConfigError("MAIL_DKIM_SELECTOR must be a short word, like pbem")
+        key = str(cfg["MAIL_DKIM_KEY"])
+        if "-----BEGIN" not in key and not os.path.isfile(key):
+            raise ConfigError("MAIL_DKIM_KEY must be a PEM private key, or the path of a file that holds one")
     if cfg["MAIL_IN_IMAP_TLS"] not in ("ssl", "starttls", "none"):
         raise ConfigError('MAIL_IN_IMAP_TLS must be "ssl", "starttls" or "none"')
     for key in ("MAIL_IN_IMAP_HOST", "MAIL_IN_IMAP_USER", "MAIL_IN_IMAP_PASSWORD", "MAIL_IN_IMAP_FOLDER"):

@@ -48,6 +48,8 @@ class GameRow:
     dead: int
     stuck_since: datetime | None = None
     """When the game's oldest email that keeps failing was queued (MAIL_STUCK_NOTICE_MINUTES or more ago)."""
+    bouncing: int = 0
+    """How many of the game's players have an address that bounces (``Seat.bounced_at``)."""
 
     def attention(self, now: datetime) -> list[str]:
         """Why this game needs the organiser, in words (empty when it does not)."""
@@ -60,6 +62,10 @@ class GameRow:
             )
         if self.stuck_since is not None:
             reasons.append(_("mail stuck"))
+        if self.bouncing:
+            reasons.append(
+                ngettext("%(num)d player's address bounces", "%(num)d players' addresses bounce", self.bouncing)
+            )
         if self.deadline_at is not None and self.deadline_at < now and self.status in RUNNING:
             reasons.append(_("deadline passed"))
         return reasons
@@ -112,7 +118,10 @@ def list_games(
         stopped = and_(col(Game.paused_at).is_not(None), col(Game.aborted_at).is_(None))
         late = and_(col(Game.deadline_at) < now, col(Game.status).in_(RUNNING), col(Game.aborted_at).is_(None))
         stuck_games = select(OutboxEmail.game_id).where(stuck)
-        filters.append(or_(stopped, col(Game.id).in_(dead_games), col(Game.id).in_(stuck_games), late))
+        bouncing = select(Seat.game_id).where(col(Seat.bounced_at).is_not(None), col(Seat.kind) == "human")
+        filters.append(
+            or_(stopped, col(Game.id).in_(dead_games), col(Game.id).in_(stuck_games), late, col(Game.id).in_(bouncing))
+        )
     total = session.exec(select(func.count()).select_from(Game).where(*filters)).one()
     page_ids = (
         select(col(Game.id)).where(*filters).order_by(col(Game.id).desc()).limit(per_page).offset((page - 1) * per_page)
@@ -131,6 +140,7 @@ def list_games(
         col(OutboxEmail.status) == "dead",
         and_(col(OutboxEmail.status).in_(("queued", "sending")), col(OutboxEmail.last_error).is_not(None)),
     )
+    bounced = sa.table("seat", sa.column("game_id"), sa.column("bounced_at"), sa.column("kind")).alias("bounced")
     query = (
         sa.select(
             col(Game.id),
@@ -151,6 +161,10 @@ def list_games(
             .where(col(OutboxEmail.game_id) == col(Game.id), stuck)
             .scalar_subquery(),
             col(Game.paused_why),
+            select(func.count())
+            .select_from(bounced)
+            .where(bounced.c.game_id == col(Game.id), bounced.c.bounced_at.is_not(None), bounced.c.kind == "human")
+            .scalar_subquery(),
         )
         .outerjoin(Seat, and_(col(Seat.game_id) == col(Game.id), col(Seat.position) == col(Game.current_seat)))
         .where(col(Game.id).in_(page_ids.scalar_subquery()))
@@ -175,6 +189,7 @@ def list_games(
                 undelivered=r[12],
                 dead=r[13],
                 stuck_since=timing.utc(r[14]),
+                bouncing=r[16] if shown in RUNNING else 0,
             )
         )
     return GameList(rows=rows, total=total, page=page, per_page=per_page, status=status, attention=attention)

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col
 
 from .. import i18n
 from ..i18n import N_
-from ..models import InboundMail
+from ..models import Game, InboundMail, Seat
 
 AWAY = N_("away until %(date)s")
 BACK = N_("back")
@@ -123,3 +123,36 @@ def normal_address(address: str) -> str:
     except UnicodeError:
         ascii_domain = domain
     return f"{local}@{ascii_domain}".lower()
+
+
+def seats_with_addresses(*, session: Session, addresses: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(game, seat) of every person's seat in a game that is not over whose address is one of ``addresses``
+    (normalised as ``normal_address`` gives them)."""
+    if not addresses:
+        return []
+    rows = session.execute(
+        select(col(Seat.game_id), col(Seat.position), col(Seat.email))
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(
+            func.lower(col(Seat.email)).in_([a.lower() for a in addresses]),
+            col(Seat.kind) == "human",
+            col(Game.status) != "finished",
+            col(Game.aborted_at).is_(None),
+        )
+    ).all()
+    return [(r[0], r[1]) for r in rows]
+
+
+def mark_bounced(*, session: Session, game_id: int, seat: int, detail: str, now: datetime) -> Seat | None:
+    """Mark the seat's address as failing (locked, in the caller's transaction): the seat when it was healthy until
+    now (its organiser is to be told), None when it was already marked (only its detail is updated)."""
+    query = select(Seat).where(col(Seat.game_id) == game_id, col(Seat.position) == seat).with_for_update()
+    row = session.execute(query).scalars().first()
+    if row is None or row.is_bot:
+        return None
+    first = row.bounced_at is None
+    row.bounced_at = now
+    row.bounce_detail = detail[:300] or None
+    session.add(row)
+    session.flush()
+    return row if first else None

@@ -29,6 +29,7 @@ from . import play
 log = logging.getLogger(__name__)
 TOO_BIG = N_("Your reply was too large to read. Write a short reply without attachments.")
 NOT_TRIED = N_("%(command)s: not tried, as a command before it was not done.")
+NUMBER_FIRST = N_("%(command)s: a number picks from the email's list for the first command only; write its words.")
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ class Reply:
     """A message as the transports and the parser give it: its Message-ID, its ``sender`` (the From address,
     normalised by ``replies.normal_address``; empty if none or several), the addresses it was delivered to, its
     subject, its new text (quotes and signatures stripped), why it is a robot's ("" for a person's), why the
-    receiving server found it forged ("" if it did not say so), and whether it was too large to read."""
+    receiving server found it forged ("" if it did not say so), whether it was too large to read, and for a
+    bounce (a delivery report, or mail to a VERP return path) the addresses that failed for good and why."""
 
     message_id: str
     sender: str
@@ -46,6 +48,9 @@ class Reply:
     robot: str = ""
     forged: str = ""
     too_big: bool = False
+    bounce: bool = False
+    bounced: tuple[str, ...] = ()
+    bounce_detail: str = ""
 
 
 @dataclass
@@ -59,12 +64,17 @@ class Handled:
     lines: list[str] = field(default_factory=list)
 
 
-def handle(*, session: Session, reply: Reply, base: str, now: datetime | None = None) -> Handled:
-    """Handle one message in the caller's transaction (see the module); ``base`` is MAIL_REPLY_ADDRESS."""
+def handle(*, session: Session, reply: Reply, base: str, bounce_base: str = "", now: datetime | None = None) -> Handled:
+    """Handle one message in the caller's transaction (see the module); ``base`` is MAIL_REPLY_ADDRESS and
+    ``bounce_base`` MAIL_BOUNCE_ADDRESS (the VERP return path)."""
     now = now or utcnow()
     row = replies.claim(session=session, message_id=reply.message_id, now=now)
     if row is None:
         return Handled("duplicate")
+    if reply.bounce:
+        marked = _bounced(session, reply, bounce_base, now)
+        log.info("mail in: %s is a bounce (%d seat(s) marked)", reply.message_id, marked)
+        return _done(session, row, Handled("bounce"))
     if reply.robot:
         log.info("mail in: %s ignored (%s)", reply.message_id, reply.robot)
         return _done(session, row, Handled("robot"))
@@ -88,6 +98,31 @@ def handle(*, session: Session, reply: Reply, base: str, now: datetime | None = 
         email = notify.queue_answer(session=session, game_id=token.game_id, seat=token.seat, answer=answer)
     handled = Handled("applied" if moves else "answered", moves, email, answer.done + answer.refused)
     return _done(session, row, handled, token)
+
+
+def _bounced(session: Session, reply: Reply, bounce_base: str, now: datetime) -> int:
+    """Mark the seats a bounce names as failing: the seat of a VERP return path (its token checked), else every
+    seat of a running game whose address failed for good; the organiser is told once per seat and address."""
+    found: list[tuple[int, int]] = []
+    for address in reply.recipients if bounce_base else ():
+        token = links.read_reply_address(address, bounce_base, links.BOUNCE)
+        if token is None:
+            continue
+        try:
+            loaded = seats.load(session=session, game_id=token.game_id, seat=token.seat)
+        except ServiceError:
+            continue
+        if token.valid(loaded.seat.nonce):
+            found.append((token.game_id, token.seat))
+    if not found:
+        found = replies.seats_with_addresses(session=session, addresses=reply.bounced)
+    for game_id, position in found:
+        seat = replies.mark_bounced(
+            session=session, game_id=game_id, seat=position, detail=reply.bounce_detail, now=now
+        )
+        if seat is not None:
+            notify.queue_bounce_notice(session=session, game_id=game_id, seat=seat)
+    return len(found)
 
 
 def _done(session: Session, row: int, handled: Handled, token: links.ReplyToken | None = None) -> Handled:
@@ -123,8 +158,11 @@ def _carry_out(
         state = games.load_state(game)
         player = seats.seats_of(session=session, game_id=token.game_id)[token.seat].name
         words = command_words(line)
+        if words.isdigit() and not first:
+            answer.refused.append(i18n.text(NUMBER_FIRST, command=line))
+            continue
         move = None
-        if len(line) <= replies.LONGEST_LINE and not (words.isdigit() and not first):
+        if len(line) <= replies.LONGEST_LINE:
             move = rules.parse_command(state, player, line)
         if move is None:
             talk.append(line)

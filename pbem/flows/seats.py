@@ -49,7 +49,9 @@ def welcome(
     deadline anew), then queue a fresh invitation and, if they must act now, their turn email (with that deadline).
 
     ``person``: the name of a new person who takes the seat over (their invitation greets them by it and says the
-    game is under way); ``former``: the person who played it before, told that it is no longer theirs."""
+    game is under way); ``former``: the person who played it before, told that it is no longer theirs.
+    A new address starts healthy (no bounce)."""
+    seat.bounced_at, seat.bounce_detail = None, None
     session.add(seat)
     session.flush()
     waits.restart(session, game, seat, utcnow())

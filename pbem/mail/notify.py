@@ -337,6 +337,23 @@ def queue_answer(*, session: Session, game_id: int, seat: int, answer: compose.A
     return queue_email(session, game, me, email, None)
 
 
+def queue_bounce_notice(*, session: Session, game_id: int, seat: Seat) -> OutboxEmail | None:
+    """Tell the game's organiser, once per seat and address, that emails to the seat's address bounce."""
+    game = seat_rows.get_game(session=session, game_id=game_id)
+    with i18n.in_language(organiser_language(session, game)):
+        body = _(
+            "Emails to %(name)s (%(address)s) come back undelivered: %(detail)s\n\n"
+            "Their turns wait until the deadline as usual, then the game's timeout policy applies. "
+            "Give them a working address on the game's admin page; they also see the problem on their page.",
+            name=seat.name,
+            address=seat.email or "",
+            detail=seat.bounce_detail or _("the mail server gave no reason"),
+        )
+        subject = _("Emails to %(name)s bounce", name=seat.name)
+    key = f"bounce:{game_id}:{seat.position}:{(seat.email or '').lower()[:60]}"
+    return queue_organiser_notice(session=session, game=game, subject=subject, body=body, dedupe_key=key)
+
+
 class Dropped(Exception):
     """A queued email that must not be sent any more: its decision was made, or its seat has new links."""
 

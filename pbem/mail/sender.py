@@ -17,17 +17,21 @@ from datetime import datetime, timedelta
 from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.policy import SMTP
-from email.utils import format_datetime
+from email.utils import format_datetime, formataddr, parseaddr
+from pathlib import Path
 from typing import Any, cast
 
+import dkim  # type: ignore[import-untyped]
 from flask import current_app
 from flask_mail import Connection, Mail
-from sqlalchemy import CursorResult, Engine, update
+from sqlalchemy import CursorResult, Engine, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col
 
 from .. import db
-from ..models import OutboxEmail, utcnow
+from ..core import games, links
+from ..core.errors import ServiceError
+from ..models import Game, OutboxEmail, Seat, utcnow
 from . import notify
 from .outbox import HeaderInjection, as_utc, check_header, claim_due, message_domain
 
@@ -199,9 +203,62 @@ def _attach(message: EmailMessage, item: Any) -> None:
     message.add_attachment(content.encode(), maintype, subtype, filename=filename, params=params)
 
 
-def build_message(email: Outgoing, *, sender: str, date: datetime) -> Prepared:
+@dataclass(frozen=True)
+class Signing:
+    """What signs outgoing mail: the DKIM private key (PEM bytes), its selector and domain (``MAIL_DKIM_*``)."""
+
+    key: bytes
+    selector: str
+    domain: str
+
+
+DKIM_HEADERS = (
+    b"from",
+    b"to",
+    b"subject",
+    b"date",
+    b"message-id",
+    b"reply-to",
+    b"in-reply-to",
+    b"references",
+    b"list-id",
+    b"list-unsubscribe",
+    b"list-unsubscribe-post",
+    b"auto-submitted",
+    b"mime-version",
+    b"content-type",
+)
+"""The headers DKIM signs, listed explicitly (one-click unsubscribe included, RFC 8058)."""
+
+
+def signing(cfg: Any) -> Signing | None:
+    """The DKIM settings, or None when MAIL_DKIM_KEY is not set (a PEM text, or the path of a PEM file)."""
+    key: str = cfg.get("MAIL_DKIM_KEY") or ""
+    if not key:
+        return None
+    data = key.encode() if "-----BEGIN" in key else Path(key).read_bytes()
+    return Signing(data, cfg["MAIL_DKIM_SELECTOR"], cfg["MAIL_DKIM_DOMAIN"])
+
+
+def sender_for(sender: str, name: str) -> str:
+    """MAIL_DEFAULT_SENDER's address with ``name`` as its display name (the game's or the site's)."""
+    address = parseaddr(sender)[1]
+    return formataddr((name, address)) if name and address else sender
+
+
+def build_message(
+    email: Outgoing,
+    *,
+    sender: str,
+    date: datetime,
+    return_path: str | None = None,
+    list_id: str | None = None,
+    dkim_signing: Signing | None = None,
+) -> Prepared:
     """The message for ``email``: multipart/alternative (text, then HTML), inside multipart/mixed when there
-    are attachments; non-ASCII subject and names as RFC 2047 UTF-8; the row's Message-ID and extra headers.
+    are attachments; non-ASCII subject and names as RFC 2047 UTF-8; the row's Message-ID and extra headers,
+    ``List-Id`` (a game's), ``Auto-Submitted: auto-generated``, and a DKIM signature when ``dkim_signing`` is
+    given. ``return_path``: the envelope sender (a VERP address), by default the From address.
 
     Every header value is checked again for line breaks. Raises Undeliverable if the row cannot be sent.
     """
@@ -223,18 +280,31 @@ def build_message(email: Outgoing, *, sender: str, date: datetime) -> Prepared:
         seen: set[str] = set()
         for name, value in email.headers.items():
             _add_header(message, name, value, seen)
+        if list_id and "list-id" not in seen:
+            message.set_raw("List-Id", check_header(list_id, "List-Id"))
+        if "auto-submitted" not in seen:
+            message.set_raw("Auto-Submitted", "auto-generated")
         message.set_content(email.text, cte="quoted-printable")
         message.add_alternative(email.html, subtype="html", cte="quoted-printable")
         for item in email.attachments:
             _attach(message, item)
         data = message.as_bytes()
+        if dkim_signing is not None:
+            signature = dkim.sign(
+                data,
+                dkim_signing.selector.encode(),
+                dkim_signing.domain.encode(),
+                dkim_signing.key,
+                include_headers=[h for h in DKIM_HEADERS if message.get(h.decode()) is not None],
+            )
+            data = signature + data
     except Undeliverable:
         raise
     except HeaderInjection as exc:
         raise Undeliverable(str(exc)) from None
     except Exception as exc:  # the input is stored data: whatever the email library refuses, it refuses every time
         raise Undeliverable(f"the message could not be built: {type(exc).__name__}: {exc}") from None
-    return Prepared(message, data, envelope_from, recipient)
+    return Prepared(message, data, return_path or envelope_from, recipient)
 
 
 class _Connection(Connection):
@@ -303,6 +373,9 @@ class _Batch:
         self.now = now
         self.report = report
         self.sender: str = cfg["MAIL_DEFAULT_SENDER"]
+        self.site_name: str = cfg["SITE_NAME"] or parseaddr(self.sender)[0]
+        self.bounce_base: str = cfg["MAIL_BOUNCE_ADDRESS"]
+        self.signing = signing(cfg)
         self.retry_for = timedelta(hours=cfg["MAIL_RETRY_FOR_HOURS"])
         self.base: int = cfg["MAIL_RETRY_BASE_SECONDS"]
         self.cap: int = cfg["MAIL_RETRY_MAX_SECONDS"]
@@ -451,15 +524,61 @@ class _Batch:
 
     def prepare(self, batch: list[Outgoing]) -> list[tuple[Outgoing, Prepared]]:
         ready = []
+        envelopes = self.envelopes(batch)
         for claimed in batch:
             email = self.render(claimed)
             if email is None:
                 continue
+            name, list_id, return_path = envelopes.get(claimed.id, (self.site_name, None, None))
             try:
-                ready.append((email, build_message(email, sender=self.sender, date=self._stamp())))
+                message = build_message(
+                    email,
+                    sender=sender_for(self.sender, name),
+                    date=self._stamp(),
+                    return_path=return_path,
+                    list_id=list_id,
+                    dkim_signing=self.signing,
+                )
+                ready.append((email, message))
             except Undeliverable as exc:
                 self.failed(email, str(exc), permanent=True)
         return ready
+
+    def envelopes(self, batch: list[Outgoing]) -> dict[int, tuple[str, str | None, str | None]]:
+        """For each email about a game: the sender's name (the game's title), its List-Id, and for an email to a
+        seat its VERP return path (when MAIL_BOUNCE_ADDRESS is set)."""
+        game_ids = {e.game_id for e in batch if e.game_id}
+        if not game_ids:
+            return {}
+        seat_ids = {e.seat_id for e in batch if e.seat_id}
+        with Session(self.engine) as session:
+            found = session.execute(select(col(Game.id), col(Game.game)).where(col(Game.id).in_(game_ids)))
+            keys: dict[int, str] = {r[0]: r[1] for r in found}
+            seats = {
+                r[0]: (r[1], r[2], r[3])
+                for r in session.execute(
+                    select(col(Seat.id), col(Seat.game_id), col(Seat.position), col(Seat.nonce)).where(
+                        col(Seat.id).in_(seat_ids)
+                    )
+                )
+            }
+        out: dict[int, tuple[str, str | None, str | None]] = {}
+        domain = message_domain()
+        for email in batch:
+            if not email.game_id or email.game_id not in keys:
+                continue
+            key = keys[email.game_id]
+            try:
+                title = games.rules_of(key).title
+            except ServiceError:
+                title = self.site_name
+            return_path = None
+            if self.bounce_base and email.seat_id in seats:
+                game_id, position, nonce = seats[email.seat_id]
+                token = links.reply_token(game_id, position, nonce, None, purpose=links.BOUNCE)
+                return_path = links.tagged_address(self.bounce_base, token)
+            out[email.id] = (title, f"<game-{email.game_id}.{domain}>", return_path)
+        return out
 
     def to_mailbox(self, batch: list[Outgoing]) -> None:
         for email, _prepared in self.prepare(batch):

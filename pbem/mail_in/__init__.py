@@ -30,6 +30,11 @@ def receive(raw: bytes, *, envelope_to: Sequence[str] = (), engine: Engine | Non
 def handle(reply: replies.Reply, *, engine: Engine | None = None) -> replies.Handled:
     """Run the flow for one parsed message in its own write transaction."""
     with db.write_session(engine) as session:
-        handled = replies.handle(session=session, reply=reply, base=current_app.config["MAIL_REPLY_ADDRESS"])
+        handled = replies.handle(
+            session=session,
+            reply=reply,
+            base=current_app.config["MAIL_REPLY_ADDRESS"],
+            bounce_base=current_app.config["MAIL_BOUNCE_ADDRESS"],
+        )
     log.info("mail in: %s %s (%d move(s))", reply.message_id, handled.outcome, handled.moves)
     return handled

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import imaplib
 import logging
+import re
 import ssl
 import time
 from dataclasses import dataclass
@@ -60,34 +61,26 @@ def _mailbox() -> BaseMailBox:
     return MailBoxUnencrypted(host, port, timeout=timeout)
 
 
-def poll(*, limit: int = 500) -> PollReport:
-    """One pass over the mailbox: at most ``limit`` unseen messages, oldest first (needs an app context)."""
+def poll(*, limit: int = 1000, chunk: int = 50) -> PollReport:
+    """One pass over the mailbox: at most ``limit`` unseen messages, oldest first, fetched ``chunk`` at a time;
+    those handled are marked seen (and moved) together at the end of the pass (needs an app context)."""
     cfg = current_app.config
     report = PollReport()
     try:
-        with _mailbox().login(
-            cfg["MAIL_IN_IMAP_USER"], cfg["MAIL_IN_IMAP_PASSWORD"], cfg["MAIL_IN_IMAP_FOLDER"]
-        ) as box:
-            for uid in box.uids(AND(seen=False))[:limit]:
-                raw = _fetch(box, uid)
-                if raw is None:
-                    continue  # deleted meanwhile
-                try:
-                    handled = receive(raw)
-                except SQLAlchemyError as exc:
-                    report.error = f"the database is unavailable ({type(exc).__name__})"
-                    break
-                report.read += 1
-                if handled.outcome == "applied":
-                    report.applied += 1
-                elif handled.outcome == "answered":
-                    report.answered += 1
-                else:
-                    report.ignored += 1
-                box.flag(uid, MailMessageFlags.SEEN, True)
-                if cfg["MAIL_IN_IMAP_DONE_FOLDER"]:
-                    box.move(uid, cfg["MAIL_IN_IMAP_DONE_FOLDER"])
-    except (TimeoutError, OSError, imaplib.IMAP4.error) as exc:
+        login = (cfg["MAIL_IN_IMAP_USER"], cfg["MAIL_IN_IMAP_PASSWORD"], cfg["MAIL_IN_IMAP_FOLDER"])
+        with _mailbox().login(*login) as box:
+            uids = box.uids(AND(seen=False))[:limit]
+            done: list[str] = []
+            try:
+                for start in range(0, len(uids), chunk):
+                    if not _handle(box, uids[start : start + chunk], done, report):
+                        break
+            finally:
+                if done:  # only messages whose transaction committed
+                    box.flag(done, MailMessageFlags.SEEN, True)
+                    if cfg["MAIL_IN_IMAP_DONE_FOLDER"]:
+                        box.move(done, cfg["MAIL_IN_IMAP_DONE_FOLDER"])
+    except (OSError, imaplib.IMAP4.error) as exc:  # timeouts and resets are OSErrors
         report.error = f"IMAP: {type(exc).__name__}: {exc}"[:300]
     except Exception as exc:  # imap-tools' own errors (login refused, a folder that is not there …)
         if type(exc).__module__.startswith("imap_tools"):
@@ -99,15 +92,45 @@ def poll(*, limit: int = 500) -> PollReport:
     return report
 
 
-def _fetch(box: BaseMailBox, uid: str) -> bytes | None:
-    """The message's bytes as stored (BODY.PEEK: fetching does not mark it seen)."""
-    typ, data = box.client.uid("FETCH", uid, "(BODY.PEEK[])")
+def _handle(box: BaseMailBox, uids: list[str], done: list[str], report: PollReport) -> bool:
+    """Handle the messages ``uids`` (each in its own transaction), adding those handled to ``done``; False when the
+    database stopped the pass."""
+    found = _fetch(box, uids)
+    for uid in uids:
+        raw = found.get(uid)
+        if raw is None:
+            continue  # deleted meanwhile
+        try:
+            handled = receive(raw)
+        except SQLAlchemyError as exc:
+            report.error = f"the database is unavailable ({type(exc).__name__})"
+            return False
+        done.append(uid)
+        report.read += 1
+        if handled.outcome == "applied":
+            report.applied += 1
+        elif handled.outcome == "answered":
+            report.answered += 1
+        else:
+            report.ignored += 1
+    return True
+
+
+_UID = re.compile(rb"UID (\d+)")
+
+
+def _fetch(box: BaseMailBox, uids: list[str]) -> dict[str, bytes]:
+    """The messages' bytes as stored, by UID, in one command (BODY.PEEK: fetching does not mark them seen)."""
+    typ, data = box.client.uid("FETCH", ",".join(uids), "(UID BODY.PEEK[])")
     if typ != "OK":
-        raise imaplib.IMAP4.error(f"FETCH {uid}: {typ}")
+        raise imaplib.IMAP4.error(f"FETCH: {typ}")
+    found = {}
     for item in data:
         if isinstance(item, tuple) and len(item) == 2 and isinstance(item[1], bytes):
-            return item[1]
-    return None
+            match = _UID.search(item[0])
+            if match:
+                found[match.group(1).decode()] = item[1]
+    return found
 
 
 def loop(*, interval: float, stop: Any = None) -> None:

@@ -18,6 +18,7 @@ from email.utils import getaddresses
 from html.parser import HTMLParser
 from typing import Any
 
+from flufl.bounce import all_failures
 from mailparser_reply import EmailReplyParser  # type: ignore[import-untyped]
 
 from ..core.replies import normal_address
@@ -69,7 +70,9 @@ def parse(raw: bytes, *, max_bytes: int, envelope_to: Sequence[str] = ()) -> Rep
     sender = _sender(message)
     recipients = tuple(dict.fromkeys([*map(normal_address, envelope_to), *_recipients(message)]))
     subject = " ".join(_header(message, "Subject").split())[:200]
-    text = "" if too_big else new_text(body_text(message))
+    bounce = is_bounce(message, recipients)
+    failed, detail = failures(message) if bounce else ((), "")
+    text = "" if too_big or bounce else new_text(body_text(message))
     return Reply(
         message_id=message_id,
         sender=sender,
@@ -79,6 +82,9 @@ def parse(raw: bytes, *, max_bytes: int, envelope_to: Sequence[str] = ()) -> Rep
         robot=robot(message),
         forged=forged(message),
         too_big=too_big,
+        bounce=bounce,
+        bounced=failed,
+        bounce_detail=detail,
     )
 
 
@@ -120,6 +126,50 @@ def _recipients(message: Message) -> list[str]:
             if address:
                 found.append(normal_address(address))
     return found
+
+
+def is_bounce(message: Message, recipients: Iterable[str]) -> bool:
+    """True for a delivery status notification (RFC 3464), a mail server's bounce, or mail to a VERP return path
+    (``bounce+TOKEN@…``)."""
+    try:
+        kind = message.get_content_type()
+        report = (message.get_param("report-type") or "") if kind == "multipart/report" else ""
+    except Exception:
+        kind, report = "", ""
+    if str(report).lower() == "delivery-status":
+        return True
+    sender = _sender(message).split("@")[0]
+    if sender in ("mailer-daemon", "postmaster"):
+        return True
+    return any(r.split("@")[0].startswith("bounce+") for r in recipients)
+
+
+DIAGNOSTIC = re.compile(r"^(Status|Diagnostic-Code|Action)\s*:\s*(.+)$", re.IGNORECASE | re.MULTILINE)
+
+
+def failures(message: Message) -> tuple[tuple[str, ...], str]:
+    """The addresses a bounce says failed for good (flufl.bounce's detectors), and its status and diagnostic in a
+    line (for the organiser)."""
+    try:
+        _temporary, permanent = all_failures(message)
+    except Exception:
+        permanent = frozenset()
+    found = sorted({normal_address(a.decode("utf-8", "replace")) for a in permanent} - {""})
+    detail: list[str] = []
+    try:
+        for part in message.walk():  # a delivery-status part's blocks are parts with the fields as headers
+            for name in ("Status", "Diagnostic-Code"):
+                value = part.get(name)
+                if value:
+                    detail.append(f"{name}: {' '.join(str(value).split())}")
+            if detail:
+                break
+        if not detail:
+            text = body_text(message)
+            detail = [f"{k}: {' '.join(v.split())}" for k, v in DIAGNOSTIC.findall(text) if k.lower() != "action"]
+    except Exception:
+        pass
+    return tuple(found), "; ".join(dict.fromkeys(detail))[:290]
 
 
 def robot(message: Message) -> str:

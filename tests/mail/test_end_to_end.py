@@ -56,6 +56,8 @@ HEADERS = {
     "references",
     "list-unsubscribe",
     "list-unsubscribe-post",
+    "list-id",
+    "auto-submitted",
 }
 LINK = re.compile(r"^(.+):\n(http://127\.0\.0\.1:5000/play/\S+)$", re.MULTILINE)
 ROOT = Path(__file__).resolve().parents[2]

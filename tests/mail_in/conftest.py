@@ -29,7 +29,7 @@ from pbem import create_app, db
 from pbem.core import games
 from pbem.models import InboundMail, OutboxEmail
 from tests.apps import Table, free_port, new_table
-from tests.mail.conftest import deliver
+from tests.mail.conftest import deliver, smtp_server  # noqa: F401  (the SMTP server fixture, for this package too)
 
 from .clients import Original
 from .dovecot import Dovecot

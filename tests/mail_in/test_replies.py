@@ -256,3 +256,34 @@ def test_the_answer_replaces_the_turn_email_and_threads(reply_app: Flask, glory:
     assert mine[-1].headers["In-Reply-To"] == reply_id
     assert mine[0].message_id in mine[-1].headers["References"]
     assert mine[-1].subject.startswith("Re: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "nl", "fr"])
+@pytest.mark.parametrize("client", sorted(clients.CLIENTS))
+def test_every_client_in_every_language(reply_app: Flask, client: str, lang: str) -> None:
+    """Top-posted (Gmail, Outlook, Apple Mail, the phone) and bottom-posted (Thunderbird) replies in the player's
+    language: the command is played once, the words are said, the quoted email plays nothing."""
+    from pbem.core import games
+    from tests.apps import new_table
+    from tests.mail.conftest import deliver
+
+    specs = [games.SeatSpec("ann", email="ann@example.com", language=lang), games.SeatSpec("bob", email="b@x.org")]
+    table = new_table(reply_app, specs, seed=1)
+    deliver(reply_app)
+    original = last_email(reply_app, "ann@example.com")
+    command = {"en": "draw pile 2", "nl": "trek stapel 2", "fr": "pioche 2"}[lang]
+    words = {"en": "Good game!", "nl": "Goed spel!", "fr": "Belle partie !"}[lang]
+    raw = clients.CLIENTS[client](original, f"{command}\n{words}", sender="Ann <ANN@example.com>", lang=lang)
+    assert mail_in(reply_app, raw).exit_code == 0
+    assert table.moves_logged() == 1
+    assert _talk(reply_app, table) == [words]
+    answer = sent_to(reply_app, "ann@example.com")[-1]
+    assert answer.kind == "answer" and answer.text_body.count(words) == 1
+
+
+def test_a_number_picks_only_the_first_command(reply_app: Flask, glory: Table) -> None:
+    original = last_email(reply_app, "ann@example.com")
+    raw = clients.gmail(original, "1\n2", sender="ann@example.com")
+    assert mail_in(reply_app, raw).exit_code == 0
+    assert glory.moves_logged() == 1 and _talk(reply_app, glory) == []
+    assert "Not done: 2: a number picks from the email's list" in sent_to(reply_app, "ann@example.com")[-1].text_body
