@@ -75,6 +75,8 @@ class SeatPage:
     timing: TimeInfo | None = None
     refinements: list[Choice] = field(default_factory=list)
     """The variants the confirm page of a pending move offers as its buttons (the game's ``refine``)."""
+    texts: Mapping[str, Any] = field(default_factory=dict)
+    """The texts the game's board shows made from the view, built once (the game's ``page_texts``)."""
 
     def confirm_url(self, move: Mapping[str, Any]) -> str:
         """The confirm page of ``move`` at the seat's open decision (a move link): for a choice the game wants
@@ -157,6 +159,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
         view=view,
         choices=None if paused else choices_for(rules, state, seat.name),
         log=[rules.describe(e, seat.name) for e in reversed(seen)],
+        texts=rules.page_texts(view, seat.name),
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         result=result,
         timing=page_info(
