@@ -1,4 +1,5 @@
-"""CPU per move through the pages, in one process: ``python bench/page_cpu.py [--moves N] [--rounds R]``.
+"""CPU per move through the pages, in one process: ``python bench/page_cpu.py [--game KEY] [--moves N] [--rounds R]``;
+and the CPU of one late page: ``python bench/page_cpu.py --game call-to-adventure --late-page 85``.
 
 What ``make bench-web`` measures as "server CPU per move", without gunicorn, sockets or other processes, so that two
 versions can be compared in a few minutes on a busy machine: three people with addresses play Call to Glory games
@@ -6,6 +7,9 @@ on a fresh SQLite database through Flask's test client, as ``bench/web.py``'s pl
 to act, press one of its move buttons, follow nothing). Only the CPU time of the requests counts
 (``time.process_time``); each round is a fresh database, and the lowest round is the one to compare (the others
 were slowed by the machine). Run it from each checkout: ``.venv/bin/python bench/page_cpu.py``.
+
+``--late-page PLY``: a game advanced by bots to ``PLY`` decisions, and the CPU time of a GET of the page of the seat
+that must act, repeated (``--gets``), the lowest and the median printed; the profile's top entries with ``--profile``.
 """
 
 from __future__ import annotations
@@ -49,11 +53,13 @@ def _app(folder: str) -> Flask:
     return app
 
 
-def one_round(moves: int, games: int = 6) -> tuple[float, float, float]:
+def one_round(
+    moves: int, game_key: str = web.DEFAULT_GAME, games: int = 6, profile: bool = False
+) -> tuple[float, float, float]:
     """(CPU ms per move, per page GET, per move POST) over ``moves`` moves on a fresh database."""
     with tempfile.TemporaryDirectory() as folder:
         app = _app(folder)
-        ids = [web.create_active(app, f"Bench {i}", 10_000 + i, "call-to-glory") for i in range(games)]
+        ids = [web.create_active(app, f"Bench {i}", 10_000 + i, game_key) for i in range(games)]
         seatings = web._seatings(app, ids)
         client = app.test_client()
         rng = random.Random(1)
@@ -69,6 +75,8 @@ def one_round(moves: int, games: int = 6) -> tuple[float, float, float]:
                 count["get"] += 1
                 forms = [(action, dict(web.HIDDEN.findall(body))) for action, body in web.FORM.findall(page)]
                 offered = [(a, f) for a, f in forms if f.get("decision") and "do" in f]
+                if not offered and not web.WAITING.search(page):
+                    offered = confirm_forms(page, seatings[game].tokens[seat[game]])
                 if offered:
                     action, fields = rng.choice(offered)
                     data = {k: html.unescape(v) for k, v in fields.items()}
@@ -84,27 +92,98 @@ def one_round(moves: int, games: int = 6) -> tuple[float, float, float]:
                     return  # game over
                 seat[game] = html.unescape(waiting.group(1))
 
+        def confirm_forms(page: str, token: str) -> list[tuple[str, dict[str, str]]]:
+            """As bench/web.py's players: the forms of the confirm page of one of the page's move links."""
+            own = token.split(".")[0]
+            found = [h for h in web.PAGE_LINK.findall(page) if h.removeprefix("/play/").split(".")[0] != own]
+            if not found:
+                return []
+            link = html.unescape(rng.choice(found))
+            t0 = time.process_time()
+            confirm = client.get(link, base_url=BASE).get_data(as_text=True)
+            spent["get"] += time.process_time() - t0
+            count["get"] += 1
+            forms = [(html.unescape(a), dict(web.HIDDEN.findall(body))) for a, body in web.FORM.findall(confirm)]
+            return [(a, f) for a, f in forms if a == link or (f.get("decision") and "do" in f)]
+
         for game in ids[:2]:  # warm up: templates compiled, statements cached
             step(game)
         spent = {"get": 0.0, "post": 0.0}
         count = {"get": 0, "post": 0}
         turn = 0
+        profiler = None
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            profiler.enable()
         while count["post"] < moves:
             step(ids[turn % len(ids)])
             turn += 1
+            if turn > 20 * moves:
+                raise SystemExit("the players made no moves: no move form found on the pages")
+        if profiler is not None:
+            import pstats
+
+            profiler.disable()
+            top = int(os.environ.get("PROFILE_TOP", "30"))
+            pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(top)
         posts = max(1, count["post"])
         total = (spent["get"] + spent["post"]) / posts
         return total * 1000, spent["get"] / max(1, count["get"]) * 1000, spent["post"] / posts * 1000
 
 
+def late_page(game_key: str, ply: int, gets: int, profile: bool) -> None:
+    """Print the CPU ms of a GET of the page of the seat to act in a game advanced by bots to ``ply``."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = _app(folder)
+        seed = web.long_seeds(1, ply + 10, game_key)[0]
+        gid = web.create_active(app, "Late", seed, game_key, ply)
+        tokens = web._seatings(app, [gid])[gid].tokens
+        client = app.test_client()
+        page = client.get(f"/play/{tokens[web.NAMES[0]]}", base_url=BASE).get_data(as_text=True)
+        waiting = web.WAITING.search(page)
+        url = f"/play/{tokens[html.unescape(waiting.group(1)) if waiting else web.NAMES[0]]}"
+        spent = []
+        for _ in range(gets):
+            t0 = time.process_time()
+            response = client.get(url, base_url=BASE)
+            spent.append(time.process_time() - t0)
+            if response.status_code != 200:
+                raise SystemExit(f"the page was answered {response.status_code}")
+        spent.sort()
+        size = len(response.get_data())
+        print(
+            f"{game_key} at ply {ply}: page GET {1000 * spent[0]:.2f} ms CPU lowest, "
+            f"{1000 * spent[len(spent) // 2]:.2f} ms median over {gets} GETs ({size} bytes)"
+        )
+        if profile:
+            import cProfile
+            import pstats
+
+            profiler = cProfile.Profile()
+            profiler.enable()
+            for _ in range(50):
+                client.get(url, base_url=BASE)
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default=web.DEFAULT_GAME, help="the game played (default: call-to-glory)")
     parser.add_argument("--moves", type=int, default=200, help="moves per round")
     parser.add_argument("--rounds", type=int, default=3, help="rounds (fresh databases); the lowest is reported")
+    parser.add_argument("--late-page", type=int, default=0, metavar="PLY", help="time one page of a game at PLY")
+    parser.add_argument("--gets", type=int, default=200, help="GETs of the late page")
+    parser.add_argument("--profile", action="store_true", help="the profile's top entries (of the first round)")
     args = parser.parse_args()
+    if args.late_page:
+        late_page(args.game, args.late_page, args.gets, args.profile)
+        return
     results = []
     for n in range(args.rounds):
-        per_move, per_get, per_post = one_round(args.moves)
+        per_move, per_get, per_post = one_round(args.moves, args.game, profile=args.profile and n == 0)
         results.append((per_move, per_get, per_post))
         print(f"round {n + 1}: {per_move:.2f} ms CPU per move (page GET {per_get:.2f} ms, move POST {per_post:.2f} ms)")
     best = min(results)

@@ -14,6 +14,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -72,18 +73,25 @@ class SeatSpec:
     kind: str = HUMAN
 
 
-@dataclass(frozen=True)
+@dataclass
 class Before:
-    """The state before a change (a copy), and who was waited on for what then: ``Before.of`` takes it first,
-    the emails compare it with the state after (new decisions, milestones)."""
+    """The game before a change, and who was waited on for what then: ``Before.of`` takes it first, the emails
+    compare it with the state after (new decisions, milestones). No copy of the state is made: the game's stored
+    snapshot (the JSON the change replaces, which it never touches) is decoded when ``state`` is first asked for."""
 
-    state: Any
+    rules: Rules
+    snapshot: Any
     waiting: dict[str, Decision]
 
     @classmethod
-    def of(cls, rules: Rules, state: Any) -> Before:
-        """Capture ``state`` before it changes."""
-        return cls(rules.clone(state), rules.waiting_for(state))
+    def of(cls, rules: Rules, game: Game, state: Any) -> Before:
+        """Capture the game before ``state`` (the game's snapshot, decoded) changes."""
+        return cls(rules, game.state, rules.waiting_for(state))
+
+    @cached_property
+    def state(self) -> Any:
+        """The state before the change."""
+        return self.rules.from_json(self.snapshot)
 
 
 @dataclass
@@ -374,6 +382,7 @@ def apply_move(
     decision: str | int | None,
     source: str,
     nonce_tag: str | None = None,
+    loaded: seat_rows.Loaded | None = None,
 ) -> MoveOutcome:
     """Apply one move for one seat, if ``decision`` (the id of the seat's open decision) is still open.
 
@@ -381,9 +390,11 @@ def apply_move(
     allowed while the game is paused, and is rate-limited for people; the same value again logs nothing.
     With ``nonce_tag`` (from a link), the seat's current nonce must match it, else LinkRevoked.
     Raises AlreadyPlayed when the decision was already made, ServiceError (with the rule) for a malformed or
-    illegal move. Bots with a decision after it make theirs at once.
+    illegal move. Bots with a decision after it make theirs at once. ``loaded``: the game and seats as the
+    caller already read them in this transaction, locked, its link checked (else they are read here).
     """
-    loaded = seat_rows.load(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag, lock=True)
+    if loaded is None or loaded.game.id != game_id or loaded.seat.position != seat:
+        loaded = seat_rows.load(session=session, game_id=game_id, seat=seat, nonce_tag=nonce_tag, lock=True)
     game, seats = loaded.game, loaded.seats
     rules = rules_of(game)
     if not isinstance(move, dict):
@@ -415,7 +426,7 @@ def apply_move(
         # a decision still open, of someone else, goes on: the game refuses the move (not your turn)
         if stale and (mine is not None or str(decision) not in current):
             raise AlreadyPlayed
-    before = Before.of(rules, state)
+    before = Before.of(rules, game, state)
     outcome = MoveOutcome(game, state, seats=seats, before=before)
     if standing and source in ("page", "link", "email"):
         _check_standing_rate(session, rules, game_id, seat, utcnow())
@@ -444,7 +455,7 @@ def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
     state = rules.from_json(game.state)
     if is_over(rules, state):
         raise ServiceError(N_("the game is over: there is nothing to leave"))
-    before = Before.of(rules, state)
+    before = Before.of(rules, game, state)
     leaver = seats[seat]
     leaver.kind, leaver.left_at, leaver.nonce = default_bot(rules), utcnow(), secrets.token_urlsafe(24)
     session.add(leaver)

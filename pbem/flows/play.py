@@ -28,10 +28,12 @@ def move(
     source: str,
     nonce_tag: str | None = None,
     message: str = "",
+    loaded: seats.Loaded | None = None,
 ) -> games.MoveOutcome:
     """Apply one move (``core.games.apply_move``), then queue what it calls for: score sheets, game over, a turn
     email. With ``message``, the seat says it to the table first (``core.talk.say``), in the same transaction: a
-    message that is refused refuses the move too."""
+    message that is refused refuses the move too. ``loaded``: the game and seats the caller read, locked, in this
+    transaction (read once per request)."""
     if message:
         talk.say(session=session, game_id=game_id, seat=seat, text=message, nonce_tag=nonce_tag, now=utcnow())
     outcome = games.apply_move(
@@ -42,6 +44,7 @@ def move(
         decision=decision,
         source=source,
         nonce_tag=nonce_tag,
+        loaded=loaded,
     )
     notify.after_move(session=session, outcome=outcome, seats=outcome.seats, before=outcome.before)
     return outcome

@@ -6,13 +6,15 @@ Everything comes from the game's protocol (``games.rules_of``); the game's own t
 
 from __future__ import annotations
 
+import hashlib
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask import url_for
+from flask import g, url_for
 from flask_babel import gettext as _
 from sqlmodel import Session, col, select
 
@@ -29,6 +31,9 @@ from ..models import Game, OutboxEmail, Record, Seat, SeatRecord, utcnow
 from . import tokens
 
 LOG_LINES = 40
+PAGE_TAG_VERSION = f"{time.time_ns()}"
+"""In every page's ETag: a page rendered by an earlier start of the server (other templates, other code) is
+never taken for a current one."""
 COMMITMENT = re.compile(r"\b[0-9a-f]{64}\b")
 """A seed's commitment as emails write it: 64 lower-case hex digits."""
 
@@ -70,6 +75,8 @@ class SeatPage:
     timing: TimeInfo | None = None
     refinements: list[Choice] = field(default_factory=list)
     """The variants the confirm page of a pending move offers as its buttons (the game's ``refine``)."""
+    texts: Mapping[str, Any] = field(default_factory=dict)
+    """The texts the game's board shows made from the view, built once (the game's ``page_texts``)."""
 
     def confirm_url(self, move: Mapping[str, Any]) -> str:
         """The confirm page of ``move`` at the seat's open decision (a move link): for a choice the game wants
@@ -100,6 +107,44 @@ class SeatPage:
         return running and self.choices is None
 
 
+def said_at(*, session: Session) -> list[talk.Said]:
+    """What was said at the request's game, as its page shows it (read once per request)."""
+    found: list[talk.Said] | None = g.get("pbem_said")
+    if found is None:
+        game, seats, _seat = tokens.seat_rows()
+        names = {s.position: s.name for s in seats}
+        found = g.pbem_said = talk.said(session=session, game_id=game.id or 0, names=names)
+    return found
+
+
+def page_tag(*, session: Session, extra: str = "") -> str:
+    """The ETag of the request's seat page: a hash of everything the page is made from except the game's state,
+    which the game's version stands for (the game's and seats' rows: version, pause, deadlines, every seat's
+    settings and absences), the seat's own wait, what was said, the language, the seat's local date, the link
+    and the session's form secret (``extra``). Two requests with the same tag get the same page; the tag is
+    read from the database without rendering anything, so a repeat GET answers 304 cheaply. A seat's tag never
+    matches another seat's (its position and nonce are in it)."""
+    stored: str | None = g.get("pbem_page_tag")
+    if stored is None:
+        game, seats, seat = tokens.seat_rows()
+        wait = waits.deadline_of_seat(session, game.id or 0, seat.position)
+        said = said_at(session=session)
+        today = timing.local_date(utcnow(), timing.zone(seat.timezone))
+        stored = g.pbem_page_tag = "\x1f".join(
+            (
+                PAGE_TAG_VERSION,
+                repr(sorted((k, v) for k, v in vars(game).items() if k != "state")),
+                repr([sorted(vars(s).items()) for s in seats]),
+                repr(tuple(wait) if wait is not None else None),
+                repr([(m.id, m.text) for m in said]),
+                i18n.current(),
+                today.isoformat(),
+                tokens.token(),
+            )
+        )
+    return hashlib.sha256(f"{stored}\x1f{extra}".encode()).hexdigest()[:32]
+
+
 def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG_LINES) -> SeatPage:
     """The page for a personal or move link (a GET: reads only); ``log_lines`` moves of the log, or all."""
     game, seats, seat = tokens.seat_rows()
@@ -119,6 +164,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
         view=view,
         choices=None if paused else choices_for(rules, state, seat.name),
         log=[rules.describe(e, seat.name) for e in reversed(seen)],
+        texts=rules.page_texts(view, seat.name),
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
         result=result,
         timing=page_info(
@@ -133,7 +179,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
         page.settings = rules.settings(state, seat.name)
         page.waiting_on = list(rules.waiting_for(state))
         page.progress = rules.progress(state, seat.name)
-    page.said = talk.said(session=session, game_id=game.id or 0, names={s.position: s.name for s in seats})
+    page.said = said_at(session=session)
     page.headline = rules.headline(state, seat.name, seen)
     if link.purpose == links.MOVE and link.move is not None and not paused:
         page.pending = link.move

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import session as flask_session
 from flask_babel import gettext as _
 from jinja2 import TemplateNotFound
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -34,17 +35,36 @@ FIELD_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 DEFAULT = "_default"
 """The folder of templates/games/ with the plain partials of a game that has none of its own."""
 STYLE_MAX_AGE = 365 * 24 * 3600
+CSRF_SECRET = "csrf_token"
+"""Where Flask-WTF keeps the session's form secret (its ``WTF_CSRF_FIELD_NAME``): the page's form tokens come
+from it."""
 
 
 @bp.get("/play/<token>")
 def page(token: str) -> Any:
-    """The seat's page; for a move link, with that move ready to confirm."""
-    data = pages.seat_page(session=db.get_session(), link=tokens.link())
+    """The seat's page; for a move link, with that move ready to confirm. A browser (or a mail scanner) that
+    shows the page it has (``If-None-Match``) is answered 304 without a page when nothing on it changed."""
+    session, link = db.get_session(), tokens.link()
     say = request.args.get("say", "")[: talk.LONGEST]
+    say = say if say.strip() else ""
+    flashes = "_flashes" in flask_session  # a page with a notice is shown once: never cached
+    # what the page's forms hold beyond the database: the form secret the request came with, the message typed
+    tag = "" if flashes else pages.page_tag(session=session, extra=f"{flask_session.get(CSRF_SECRET, '')}\x1f{say}")
+    if tag and request.if_none_match.contains(tag):
+        return _cached(Response(status=304), tag)
+    data = pages.seat_page(session=session, link=link)
     mine = links.mine_token(data.seat.email) if data.seat.email and not data.seat.is_bot else None
-    return render_template(
-        "play/page.html", page=data, parts=parts_of(data.key), say=say if say.strip() else "", mine_token=mine
+    response = Response(
+        render_template("play/page.html", page=data, parts=parts_of(data.key), say=say, mine_token=mine)
     )
+    return _cached(response, tag) if tag else response
+
+
+def _cached(response: Response, tag: str) -> Response:
+    """The page's ETag; the browser keeps the page but asks each time (``no-cache``), for itself only."""
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @bp.get("/play/<token>/log")
@@ -64,7 +84,7 @@ def make_move(token: str) -> Any:
     try:
         # One transaction reads the seat, checks the form and makes the move: a refused form rolls it back.
         with db.write_session() as session:
-            found = tokens.seat(session)
+            found = tokens.seat(session, lock=True)
             rules = games.rules_of(found.game)
             move, decision, source, message = _the_move(link, rules, found.seat.name)
             outcome = play.move(
@@ -76,6 +96,7 @@ def make_move(token: str) -> Any:
                 source=source,
                 nonce_tag=link.nonce_tag,
                 message=message,
+                loaded=found,
             )
             nonce = outcome.seats[link.seat].nonce
             rules = outcome.rules  # read while the game is loaded: its options may name what the move did

@@ -55,10 +55,13 @@ def seat(session: Session | None = None, *, lock: bool = False) -> seats.Loaded:
 
 
 def seat_rows() -> tuple[Record, list[SeatRecord], SeatRecord]:
-    """The game and seats of the request's link as plain rows, for a page that only shows them."""
-    game, all_seats, mine = seats.read(session=db.get_session(), link=link())
-    speak(mine)
-    return game, all_seats, mine
+    """The game and seats of the request's link as plain rows, for a page that only shows them (read once per
+    request)."""
+    found: tuple[Record, list[SeatRecord], SeatRecord] | None = g.get("pbem_rows")
+    if found is None:
+        found = g.pbem_rows = seats.read(session=db.get_session(), link=link())
+    speak(found[2])
+    return found
 
 
 def settings_seat(session: Session | None = None, *, lock: bool = False) -> seats.Loaded:

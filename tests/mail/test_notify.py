@@ -92,7 +92,7 @@ def test_one_turn_email_per_turn_and_none_for_a_preference(app: Flask, table: Ta
         game = seat_rows.get_game(session=session, game_id=table.game_id)
         seats = seat_rows.seats_of(session=session, game_id=table.game_id)
         outcome = games.MoveOutcome(game, games.load_state(game), seats=seats)
-        before = games.Before(outcome.state, {"ann": Decision("0", "Draw", "p1.0")})
+        before = games.Before(outcome.rules, game.state, {"ann": Decision("0", "Draw", "p1.0")})
         notify.after_move(session=session, outcome=outcome, seats=seats, before=before)
     assert len(rows(app, start)) == 1
 
