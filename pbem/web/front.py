@@ -8,9 +8,13 @@ from typing import Any
 
 from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
+from jinja2 import Environment, TemplateNotFound
 from limits import parse as parse_limit
 
+import engine
+
 from .. import db
+from ..core import games
 from ..core.errors import ServiceError, TooMany
 from ..flows import links as link_flows
 from ..i18n import N_
@@ -22,7 +26,22 @@ LOST_KEY = "lost-links"
 @bp.get("/")
 def index() -> Any:
     """The front page (a GET: reads nothing, changes nothing)."""
-    return render_template("front/index.html", address="", error=None)
+    return render_template("front/index.html", address="", error=None, known=known_games())
+
+
+def known_games() -> list[tuple[str, str]]:
+    """Every game this server plays that has a How to play page, as (key, title in the reader's language), for the
+    front page's links."""
+    env = current_app.jinja_env
+    return [(key, games.rules_of(key).title) for key in engine.GAMES if _has(env, f"games/{key}/how_to_play.html")]
+
+
+def _has(env: Environment, name: str) -> bool:
+    try:
+        env.get_template(name)
+    except TemplateNotFound:
+        return False
+    return True
 
 
 @bp.post("/lost-links")
@@ -45,5 +64,5 @@ def lost_links() -> Any:
             link_flows.lost_links(session=session, address=address)
     except ServiceError:
         error = _("That is not an email address: check it and try again.")
-        return render_template("front/index.html", address=address[:254], error=error), 400
+        return render_template("front/index.html", address=address[:254], error=error, known=known_games()), 400
     return render_template("front/sent.html", address=address)
