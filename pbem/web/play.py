@@ -16,7 +16,7 @@ from engine.errors import FormatError
 from engine.protocol import Game as Rules
 
 from .. import db
-from ..core import games, links, talk
+from ..core import games, links
 from ..core.errors import AlreadyPlayed, BadMessage, MoveRefused, ServiceError, TooMany
 from ..flows import play
 from ..i18n import N_
@@ -24,8 +24,10 @@ from . import pages, tokens
 from .errors import titled
 
 bp = Blueprint("play", __name__)
-NOT_MOVE = ("csrf_token", "decision", "say")
+NOT_MOVE = ("csrf_token", "decision", "say", "via")
 """The form fields that are not part of the move: every other field is."""
+VIA_PAGE = "page"
+"""The ``via`` field of the page's message form: a move link posted from the page's buttons is a page's move."""
 MAX_FIELDS = 16
 MAX_VALUE = 100_000
 """A form's value longer than this is forged (no page sends one); shorter ones go to the game, which names what is
@@ -40,8 +42,7 @@ STYLE_MAX_AGE = 365 * 24 * 3600
 def page(token: str) -> Any:
     """The seat's page; for a move link, with that move ready to confirm."""
     data = pages.seat_page(session=db.get_session(), link=tokens.link())
-    say = request.args.get("say", "")[: talk.LONGEST]
-    return render_template("play/page.html", page=data, parts=parts_of(data.key), say=say if say.strip() else "")
+    return render_template("play/page.html", page=data, parts=parts_of(data.key))
 
 
 @bp.get("/play/<token>/log")
@@ -94,7 +95,8 @@ def _the_move(link: links.Link, rules: Rules, player: str) -> tuple[dict[str, An
     """The move, decision, source and message a request asks for: the link's own move, or a page's form
     (ServiceError for a form no page sends, MoveRefused for a move the game cannot read)."""
     if link.purpose == links.MOVE:
-        move, decision, source = dict(link.move or {}), link.decision, "link"
+        move, decision = dict(link.move or {}), link.decision
+        source = "page" if request.form.get("via") == VIA_PAGE else "link"
     else:
         texts = _form_texts()
         if texts is None:
@@ -122,7 +124,7 @@ def _refused(exc: ServiceError, label: str) -> tuple[str, int, list[tuple[str, s
     """The page for a move refused because of its message: nothing was done; the same move is offered again,
     with the message as typed."""
     form = request.form
-    kept = [(name, form[name]) for name in form if name not in ("csrf_token", "say")]
+    kept = [(name, form[name]) for name in form if name not in ("csrf_token", "say")]  # "via" too: a page's move
     page = render_template("play/refused.html", reason=exc.message, label=label, kept=kept, message=form.get("say", ""))
     return page, exc.status, exc.headers
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
