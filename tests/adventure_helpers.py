@@ -185,7 +185,7 @@ class Page(HTMLParser):
             self._mine = []
         elif tag == "input" and self._form is not None and a.get("type") == "hidden" and a.get("name"):
             self._form[2][a["name"]] = a.get("value", "")
-        elif tag == "button" and self._form is not None and a.get("type", "submit") == "submit":
+        elif tag == "button" and self._form is not None and a.get("type", "submit") == "submit" and "disabled" not in a:
             extra = {a["name"]: a.get("value", "")} if a.get("name") else {}
             self._button = Button(self._form[0], self._form[1], extra, confirms=any(self._sections))
             self._mine.append(self._button)

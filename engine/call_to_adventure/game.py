@@ -226,7 +226,12 @@ def _refine(st: State, player: str, move: Mapping[str, Any], w: Words) -> list[C
     for k in range(rules.max_dark(st, p) + 1):
         variant = Move(player, "challenge", card=m.card, path=m.path, dark=str(k))
         body = {key: v for key, v in variant.to_json().items() if key != "player"}
-        out.append(Choice(body, w.describe_move(body, st.cards), _note(st, p, variant, w), kind))
+        note = _note(st, p, variant, w)
+        out.append(
+            Choice(
+                body, w.describe_move(body, st.cards), w.text("note_dark_cost", note=note, count=k) if k else note, kind
+            )
+        )
     step = Move(player, "attempt", card=m.card, path=m.path)
     if step in rules.legal_moves(st, player):
         body = {key: v for key, v in step.to_json().items() if key != "player"}

@@ -44,7 +44,8 @@ def player_view(state: State, player: str, log: Iterable[dict[str, Any]] | None 
     """What ``player`` may see (R11): the summary with other hands as sizes and only their own tasks.
 
     With ``log`` (events from ``apply``), the view also gets ``"log"``: the events
-    with the cards other players drew face down masked (``"card": null``).
+    with the cards other players drew face down masked (``"card": null``), and ``"drawn"``: the cards the
+    player drew in their turn under way.
     """
     p = state.index.get(player)
     if p is None:
@@ -61,7 +62,22 @@ def player_view(state: State, player: str, log: Iterable[dict[str, Any]] | None 
         out["tasks"] = {player: out["tasks"][player]}
     if log is not None:
         out["log"] = [mask_event(e, player) for e in log]
+        out["drawn"] = drawn_this_turn(state, player, out["log"])
     return out
+
+
+def drawn_this_turn(state: State, player: str, log: list[dict[str, Any]]) -> list[str]:
+    """The types of the cards ``player`` drew in their turn under way (latest events of ``log``), in the order
+    drawn; empty when it is not their turn."""
+    if state.status != PLAYING or state.current_player != player:
+        return []
+    drawn: list[str] = []
+    for event in reversed(log):
+        if event.get("player") != player:
+            break
+        if event.get("event") == "draw" and event.get("card"):
+            drawn.insert(0, str(event["card"]))
+    return drawn
 
 
 def mask_event(event: dict[str, Any], viewer: str) -> dict[str, Any]:

@@ -4,7 +4,9 @@ notes (who left, the organiser's actions, table talk) in their place by time. Tu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import bindparam
@@ -56,6 +58,71 @@ def story(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) ->
     if truncated:
         lines.insert(0, i18n.text(N_("Earlier moves are in the log on your page.")))
     return lines
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sentence of what happened, and whether it tells the reader's own move."""
+
+    text: str
+    mine: bool = False
+
+
+def recent(*, session: Session, game: Any, seats: Sequence[Any], seat: Any) -> list[Line]:
+    """What a seat's page tells first, oldest first, as that seat may read it: the seat's latest turn (its own
+    moves, marked ``mine``) and what the others did since; while nobody has moved since, what the others did
+    between the seat's turn before and that latest turn instead, so that a move just made is told with the
+    others' moves that led to it. The same narrative as the turn email's ``story``."""
+    after, since, truncated = _turn_before(session, game, seat)
+    _last, entries, notes = happened(session, game, seats, seat, after, since)
+    rules = games.rules_of(game)
+    runs: list[tuple[bool, list[LogEntry]]] = []
+    for entry in entries:
+        mine = entry.player == seat.name
+        if runs and runs[-1][0] == mine:
+            runs[-1][1].append(entry)
+        else:
+            runs.append((mine, [entry]))
+    lines = [Line(i18n.text(N_("Earlier moves are in the log on your page.")))] if truncated else []
+    waiting = sorted(notes, key=lambda note: note[0])
+    for n, (mine, run) in enumerate(runs):
+        # the notes made before the next run are told with this one, or just before it when it is the seat's own
+        until = runs[n + 1][1][0].at if n + 1 < len(runs) else None
+        here = [w for w in waiting if until is None or w[0] < until]
+        waiting = waiting[len(here) :]
+        if mine:
+            early = [w for w in here if w[0] <= run[0].at]
+            lines += [Line(text) for _, text in early]
+            lines += [Line(text, mine=True) for text in rules.narrate(run, seat.name)]
+            lines += [Line(text) for _, text in here[len(early) :]]
+        else:
+            lines += [Line(text) for text in rules.narrate(run, seat.name, here)]
+    lines += [Line(text) for _, text in waiting]
+    return lines
+
+
+def _turn_before(session: Session, game: Any, seat: Any) -> tuple[int, datetime, bool]:
+    """Where the page's story starts: after the move before the seat's latest turn (the run of its moves that ends
+    with its last own move) when others moved since, else after its last own move before that turn (0 and the
+    game's start if none); its sequence number and time, and whether that lies before the moves read."""
+    rules = games.rules_of(game)
+    rows = session.execute(_RECENT, {"game_id": game.id, "limit": STORY_MOVES}).all()
+
+    def own(row: Any) -> bool:
+        mine = row.seat == seat.position and row.source in OWN_SOURCES
+        return mine and not rules.is_standing(rules.parse_move(seat.name, row.move))
+
+    i = next((i for i, row in enumerate(rows) if own(row)), len(rows))
+    others_since = any(row.seat != seat.position for row in rows[:i])
+    while i < len(rows) and rows[i].seat == seat.position:  # back over the latest turn
+        i += 1
+    if others_since and i < len(rows):  # the others moved since: the latest turn and what followed are enough
+        return rows[i].seq, outbox.as_utc(rows[i].created_at), False
+    before = next((row for row in rows[i:] if own(row)), None)
+    if before is not None:
+        return before.seq, outbox.as_utc(before.created_at), False
+    truncated = len(rows) == STORY_MOVES and rows[-1].seq > 1
+    return (rows[-1].seq - 1 if truncated else 0), outbox.as_utc(game.created_at), truncated
 
 
 def last_own_move(session: Session, game: Game, seat: Seat) -> tuple[int, datetime, bool]:

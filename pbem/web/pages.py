@@ -27,6 +27,7 @@ from ..core import games, links, records, talk, waits
 from ..core import seats as seat_rows
 from ..core.errors import LinkInvalid, NotNow
 from ..i18n import N_
+from ..mail import narrative
 from ..models import Game, OutboxEmail, Record, Seat, SeatRecord, utcnow
 from . import tokens
 
@@ -72,6 +73,8 @@ class SeatPage:
     progress: list[str] = field(default_factory=list)
     headline: str = ""
     said: list[talk.Said] = field(default_factory=list)
+    recent: list[narrative.Line] = field(default_factory=list)
+    """What the page tells first: the seat's latest turn and what the others did around it."""
     timing: TimeInfo | None = None
     refinements: list[Choice] = field(default_factory=list)
     """The variants the confirm page of a pending move offers as its buttons (the game's ``refine``)."""
@@ -181,6 +184,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
         page.progress = rules.progress(state, seat.name)
     page.said = said_at(session=session)
     page.headline = rules.headline(state, seat.name, seen)
+    page.recent = narrative.recent(session=session, game=game, seats=seats, seat=seat)
     if link.purpose == links.MOVE and link.move is not None and not paused:
         page.pending = link.move
         decision = games.decision_of(rules, state, seat.name)

@@ -17,7 +17,7 @@ from engine.errors import FormatError
 from engine.protocol import Game as Rules
 
 from .. import db
-from ..core import games, links, talk
+from ..core import games, links
 from ..core.errors import AlreadyPlayed, BadMessage, MoveRefused, ServiceError, TooMany
 from ..flows import play
 from ..i18n import N_
@@ -25,8 +25,10 @@ from . import pages, tokens
 from .errors import titled
 
 bp = Blueprint("play", __name__)
-NOT_MOVE = ("csrf_token", "decision", "say")
+NOT_MOVE = ("csrf_token", "decision", "say", "via")
 """The form fields that are not part of the move: every other field is."""
+VIA_PAGE = "page"
+"""The ``via`` field of the page's message form: a move link posted from the page's buttons is a page's move."""
 MAX_FIELDS = 16
 MAX_VALUE = 100_000
 """A form's value longer than this is forged (no page sends one); shorter ones go to the game, which names what is
@@ -45,18 +47,14 @@ def page(token: str) -> Any:
     """The seat's page; for a move link, with that move ready to confirm. A browser (or a mail scanner) that
     shows the page it has (``If-None-Match``) is answered 304 without a page when nothing on it changed."""
     session, link = db.get_session(), tokens.link()
-    say = request.args.get("say", "")[: talk.LONGEST]
-    say = say if say.strip() else ""
     flashes = "_flashes" in flask_session  # a page with a notice is shown once: never cached
-    # what the page's forms hold beyond the database: the form secret the request came with, the message typed
-    tag = "" if flashes else pages.page_tag(session=session, extra=f"{flask_session.get(CSRF_SECRET, '')}\x1f{say}")
+    # what the page's forms hold beyond the database: the form secret the request came with
+    tag = "" if flashes else pages.page_tag(session=session, extra=flask_session.get(CSRF_SECRET, ""))
     if tag and request.if_none_match.contains(tag):
         return _cached(Response(status=304), tag)
     data = pages.seat_page(session=session, link=link)
     mine = links.mine_token(data.seat.email) if data.seat.email and not data.seat.is_bot else None
-    response = Response(
-        render_template("play/page.html", page=data, parts=parts_of(data.key), say=say, mine_token=mine)
-    )
+    response = Response(render_template("play/page.html", page=data, parts=parts_of(data.key), mine_token=mine))
     return _cached(response, tag) if tag else response
 
 
@@ -118,7 +116,8 @@ def _the_move(link: links.Link, rules: Rules, player: str) -> tuple[dict[str, An
     """The move, decision, source and message a request asks for: the link's own move, or a page's form
     (ServiceError for a form no page sends, MoveRefused for a move the game cannot read)."""
     if link.purpose == links.MOVE:
-        move, decision, source = dict(link.move or {}), link.decision, "link"
+        move, decision = dict(link.move or {}), link.decision
+        source = "page" if request.form.get("via") == VIA_PAGE else "link"
     else:
         texts = _form_texts()
         if texts is None:
@@ -146,7 +145,7 @@ def _refused(exc: ServiceError, label: str) -> tuple[str, int, list[tuple[str, s
     """The page for a move refused because of its message: nothing was done; the same move is offered again,
     with the message as typed."""
     form = request.form
-    kept = [(name, form[name]) for name in form if name not in ("csrf_token", "say")]
+    kept = [(name, form[name]) for name in form if name not in ("csrf_token", "say")]  # "via" too: a page's move
     page = render_template("play/refused.html", reason=exc.message, label=label, kept=kept, message=form.get("say", ""))
     return page, exc.status, exc.headers
 
@@ -233,11 +232,13 @@ def partial(key: str, name: str) -> str:
 
 
 def parts_of(key: str) -> dict[str, str]:
-    """The partials the player's page includes: the header's words (head), the board and the scores (looked up
-    once per game, unless templates reload)."""
+    """The partials the player's page includes: the header's words (head), what the game tells first of what just
+    happened (news), the board and the scores (looked up once per game, unless templates reload); and the plain
+    scores (default_scores), which the final ranking already says."""
     cache: dict[str, dict[str, str]] = current_app.extensions.setdefault("pbem_page_parts", {})
     if key not in cache or current_app.jinja_env.auto_reload:
-        cache[key] = {name: partial(key, f"{name}.html") for name in ("head", "board", "scores")}
+        cache[key] = {name: partial(key, f"{name}.html") for name in ("head", "news", "board", "scores")}
+        cache[key]["default_scores"] = f"games/{DEFAULT}/scores.html"
     return cache[key]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -78,7 +79,12 @@ def test_going_away_moves_the_deadline_holds_reminders_and_shows_to_others(
     assert utc(game.next_reminder_at) == datetime(2026, 6, 4, 8, 0, tzinfo=UTC), "after the absence and the night"
     mine = page(client, table.personal(0))
     assert "You are away until <strong>3 June 2026</strong>" in mine and "I am back" in mine
-    assert "<strong><bdi>ann</bdi></strong> is away until 3 June 2026." in page(client, table.personal(1))
+    theirs = page(client, table.personal(1))
+    assert "<strong><bdi>ann</bdi></strong> is away until 3 June 2026." in theirs
+    wait = re.search(r'<p class="turn">(.*?)</p>', theirs, re.DOTALL)
+    assert wait and '<span class="away-wait"><bdi>ann</bdi> is away until 3 June 2026.</span>' in wait.group(1), (
+        "beside the wait"
+    )
     assert "is away until" not in mine
     # No reminders while away (the sweep re-checks, even if a reminder was due by the old plan).
     assert sweeps_remind(app, datetime(2026, 6, 2, 10, 0, tzinfo=UTC)) == 0

@@ -67,6 +67,7 @@ def test_a_challenge_is_confirmed_with_the_dark_runes_chosen_on_its_confirm_page
     most = min(3, state.ps[seat].xp)
     assert [f.get("dark") for _a, f in variants] == [*map(str, range(most + 1)), None], "0…most, then step by step"
     assert all("%" in body for body in re.findall(r"<small class=\"note\">([^<]*)</small>", text)[:most])
+    assert 'class="primary"' not in text, "no variant is the default: not a poor chance over a better one"
     action, fields = variants[1]  # one dark rune
     answer = client.post(action, data=fields)
     assert answer.status_code == 303, answer.get_data(as_text=True)[:500]

@@ -269,17 +269,19 @@ def test_the_seed_check_pages_fit_a_phone(phone: Browse, table: Table) -> None:
 
 
 def test_a_message_goes_with_a_move_on_a_phone(phone: Browse, table: Table) -> None:
-    """Write a message, add it to the move, press a move button: the move is made and the table sees the message;
-    on a move link's confirm page the message box sits above the button."""
+    """Write a message above the buttons, press a move button: one POST makes the move and the table sees the
+    message (no page reload first, one place to write); on a move link's confirm page the message box sits above
+    the button."""
     page = phone.page
     phone.open(f"/play/{table.personal(0)}")
-    page.get_by_label("Say something with your move").fill("Good luck, all")
-    with page.expect_navigation(wait_until="load"):
-        page.get_by_role("button", name="Add to my move").click()
-    expect(page.get_by_label("Your message goes with the move you choose")).to_have_value("Good luck, all")
+    expect(page.locator("#talk").get_by_role("button", name="Say it")).to_have_count(0)
+    page.get_by_label("A message to the table with your move").fill("Good luck, all")
+    page.get_by_label("A message to the table with your move").press("Enter")  # Enter makes no move
+    assert table.moves_logged() == 0
     phone.assert_fits(360)
     phone.shot("1-message-ready")
     click_move(page, "Draw from draw pile 1")
+    assert "say=" not in page.url
     expect(page.locator(".flash")).to_contain_text("Done: Draw from draw pile 1")
     expect(page.locator(".talk .said")).to_contain_text("ann: Good luck, all")
     assert table.moves_logged() == 1

@@ -235,10 +235,17 @@ def test_a_newcomer_finds_their_game_plays_a_round_and_talks_to_the_table(walk: 
     walk.step("round-over")
 
     before = len(walk.mail_to(NEXT_ADDRESS))
-    page.get_by_label(re.compile("Say something to the table")).fill(SAID)
-    with page.expect_navigation(wait_until="load"):
-        page.locator("#talk").get_by_role("button", name="Say it").click()
-    expect(page.locator(".flash.done:not(.headline)")).to_contain_text("Your message is on the table.")
+    if walk.table.state().current_player == NEWCOMER:  # her turn: the message goes with her next move
+        expect(page.locator("#talk").get_by_role("button", name="Say it")).to_have_count(0)
+        page.get_by_label(re.compile("A message to the table with your move")).fill(SAID)
+        label, note, _move = heuristic_choice(walk)
+        click_move(page, re.compile(f"^{re.escape(label)}\\s*{re.escape(note)}$"))
+        expect(page.locator(".flash.done:not(.headline)")).to_contain_text(f"Done: {label}.")
+    else:
+        page.get_by_label(re.compile("Say something to the table")).fill(SAID)
+        with page.expect_navigation(wait_until="load"):
+            page.locator("#talk").get_by_role("button", name="Say it").click()
+        expect(page.locator(".flash.done:not(.headline)")).to_contain_text("Your message is on the table.")
     expect(page.locator(".said")).to_contain_text(f"{NEWCOMER}: {SAID}")
     walk.step("table-talk")
 

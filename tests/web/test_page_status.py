@@ -3,6 +3,8 @@ the game by itself (a plain GET) while the seat has nothing to decide."""
 
 from __future__ import annotations
 
+import re
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
@@ -105,3 +107,51 @@ def test_a_finished_game_shows_no_empty_boxes(app: Flask, client: FlaskClient) -
     html = page(client, table, 0)
     assert "Winner" in html and 'class="progress"' not in html and 'class="choices"' not in html
     assert "<h2>Time</h2>" not in html and "Where your displaced cards go" not in html
+
+
+def _play(app: Flask, table: Table, position: int, moves: int | None = None) -> None:
+    """The seat's moves through the service (the heuristic bot's choices): ``moves`` of them, or its whole turn."""
+    made = 0
+    while moves is None or made < moves:
+        with app.app_context(), db.write_session() as session:
+            state = table.state()
+            name = state.players[position]
+            decision = games.decision_of(glory.GAME, state, name)
+            if decision is None:
+                return
+            move = games.move_body(games.bot_move(glory.GAME, state, name, "heuristic"))
+            flows.play.move(
+                session=session, game_id=table.game_id, seat=position, move=move, decision=decision.id, source="page"
+            )
+        made += 1
+
+
+def _recent(html: str) -> list[tuple[bool, str]]:
+    """The lines of the page's 'what happened since your last turn', each with whether it is marked as mine."""
+    section = re.search(r'<section class="recent" id="recent">(.*?)</section>', html, re.DOTALL)
+    assert section, "the page tells what happened"
+    return [(bool(mine), text) for mine, text in re.findall(r'<li( class="mine")?>(.*?)</li>', section.group(1))]
+
+
+def test_what_happened_comes_first_with_the_seats_own_turn_marked(app: Flask, client: FlaskClient) -> None:
+    specs = [games.SeatSpec(n, email=f"{n}@example.com") for n in ("ann", "bob", "cy")]
+    table = new_table(app, specs, seed=3, first_player="bob")
+    _play(app, table, 1)
+    _play(app, table, 2)
+    html = page(client, table, 0)
+    before = _recent(html)
+    assert before and not any(mine for mine, _ in before)
+    assert any(text.startswith("bob ") for _, text in before) and any(text.startswith("cy ") for _, text in before)
+    assert html.index('class="recent"') < html.index('class="choices"'), "what happened comes before the choices"
+
+    _play(app, table, 0, moves=1)  # ann draws: her draw is told, with what the others did before it
+    drawn = _recent(page(client, table, 0))
+    assert drawn[: len(before)] == before
+    [(mine, text)] = drawn[len(before) :]
+    assert mine and re.fullmatch(r"You drew an? \w+ from .+\.", text), text
+
+    _play(app, table, 0)  # the rest of her turn, then bob moves once: her turn, then bob's move since (no more)
+    _play(app, table, 1, moves=1)
+    after = _recent(page(client, table, 0))
+    assert [mine for mine, _ in after] == [True, False], after
+    assert after[0][1].startswith("You drew ") and after[1][1].startswith("bob "), after

@@ -59,16 +59,28 @@ def test_a_move_with_a_message_reaches_the_next_player_on_the_page_and_by_email(
     deliver(app)
     smtp_server.clear()
     token = table.personal(0)
-    page = client.get(f"/play/{token}?say=Watch+out+%3Cb%3Ebob%3C/b%3E").text
-    assert 'name="say" maxlength="280" value="Watch out &lt;b&gt;bob&lt;/b&gt;"' in page
-    action, fields = first_move_form(page)
-    assert fields["say"] == "Watch out <b>bob</b>", "every move button carries the message"
+    page = client.get(f"/play/{token}").text
+    choices = page.split('<section class="choices">')[1].split("</section>")[0]
+    message_form = re.search(
+        r'<form id="with-move" method="post" action="[^"]+" class="with-message">(.*?)</form>', choices, re.S
+    )
+    assert message_form, "one message form in the choices"
+    fields = {k: html.unescape(v) for k, v in HIDDEN.findall(message_form.group(1))}
+    assert set(fields) == {"csrf_token", "via"} and 'name="say"' in message_form.group(1)
+    buttons = re.findall(r'<button type="submit" class="[^"]*" form="with-move" formaction="([^"]+)">', choices)
+    assert buttons and len(buttons) == choices.count("<button") - 1, "every move button sends the message form"
+    assert 'method="get"' not in page and "?say=" not in page, "no page reload to add the message"
+    talk = page.split('<section class="talk" id="talk">')[1].split("</section>")[0]
+    assert "Say it" not in talk, "one place to write while choosing: with the move"
     settings = page.split('class="panel quiet settings"')[1:]
-    assert all('name="say"' not in part.split("</section>")[0] for part in settings), "settings carry none"
+    assert all('form="with-move"' not in part.split("</section>")[0] for part in settings), "settings carry none"
     version = table.version()
-    response = client.post(action, data=fields)
+    response = client.post(html.unescape(buttons[0]), data={**fields, "say": "Watch out <b>bob</b>"})
     assert response.status_code == 303
     assert table.version() == version + 1 and messages(app) == ["Watch out <b>bob</b>"]
+    with app.app_context():
+        [move] = games.move_log(session=db.get_session(), game_id=table.game_id)
+    assert move.source == "page", "a page's button, though it posts to the move's link"
     bob_page = client.get(f"/play/{table.personal(1)}").text
     assert "Watch out &lt;b&gt;bob&lt;/b&gt;" in bob_page
     finish_ann_turn(app, table)

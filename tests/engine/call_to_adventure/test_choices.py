@@ -94,6 +94,10 @@ def test_refine_gives_the_dark_rune_variants_with_their_odds() -> None:
     assert chances == GAME.player_view(state, "ann")["odds"]["c-five"]["bottom"]["chances"]
     assert GAME.refine(state, "ann", {"do": "trait", "card": "t-free"}) == []
     assert GAME.refine(state, "ann", {"do": "challenge", "card": "nothing", "path": "top"}) == []
+    assert "experience" not in variants[0].note, "no dark rune: no cost"
+    for k in (1, 2):  # each dark-rune variant says what it costs: experience, and the corruption it may bring
+        cost = f" · costs {k} experience; each dark rune that shows 2 also brings 1 corruption"
+        assert variants[k].note.endswith(cost)
     assert GAME.refine(state, "bob", move) == []
     assert GAME.refine(state, "ann", {"do": "challenge", "dark": 9}) == []
 

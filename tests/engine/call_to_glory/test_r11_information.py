@@ -136,3 +136,10 @@ def test_view_for_a_stranger_is_refused() -> None:
     state = game(PLAYERS)
     with pytest.raises(FormatError):
         player_view(state, "zed")
+
+
+def test_the_cards_drawn_in_the_turn_under_way_are_named_to_their_player_only() -> None:
+    state, events = draw_log()  # bob's turn: he drew farmer and shogun face down
+    assert player_view(state, "bob", events)["drawn"] == ["farmer", "shogun"]
+    assert player_view(state, "ann", events)["drawn"] == [], "ann's turn is over"
+    assert player_view(state, "cy", events)["drawn"] == []
