@@ -74,7 +74,7 @@ def play_for(app: Flask, table: Table, position: int, until: Any) -> None:
 def test_the_front_page_leads_to_how_to_play(phone: Browse) -> None:  # noqa: F811 (a fixture)
     page = phone.page
     phone.open("/")
-    link = page.locator(".games li", has_text="Call to Glory").get_by_role("link", name="How to play")
+    link = page.locator("#games").get_by_role("link", name="How to play Call to Glory")
     with page.expect_navigation(wait_until="load"):
         link.click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Call to Glory")
