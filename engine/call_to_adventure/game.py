@@ -262,6 +262,7 @@ class CallToAdventure(Game):
         self._family.setdefault(self.lang, self)
         self._named = named
         self._cards = packaged_set() if named is None else _named_set(named)
+        self._prompts: dict[str, str] = {}
 
     def speaking(self, lang: str) -> CallToAdventure:
         """The same game in ``lang`` (English for any language it does not speak yet), one object per language,
@@ -360,7 +361,10 @@ class CallToAdventure(Game):
                 if p.origin is None
             }
         p = st.ps[st.current]
-        prompt = self.words.text("prompt_tuck" if st.tucks else f"prompt_{st.phase}")
+        key = "prompt_tuck" if st.tucks else f"prompt_{st.phase}"
+        prompt = self._prompts.get(key)
+        if prompt is None:
+            prompt = self._prompts[key] = self.words.text(key)
         return {p.name: Decision(f"{st.current}.{p.decided}", prompt, f"turn{st.turn}")}
 
     def legal_moves(self, st: State, player: str) -> list[Move]:

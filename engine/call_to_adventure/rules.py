@@ -417,9 +417,9 @@ def _main_takes(state: State, p: Player) -> list[Move]:
                 pre = card.prerequisite
                 if seen is None and pre is not None and pre["kind"] == "icon":
                     seen = icons(state.cards, p)
-                if _takes(state, p, a, card, "trait", seen):
+                if _take_refusal(state, p, a, card, "trait", seen) is None:
                     out.append(Move(name, "trait", c))
-            elif kind in ("challenge", "adversary") and _takes(state, p, a, card, "attempt"):
+            elif kind in ("challenge", "adversary") and _take_refusal(state, p, a, card, "attempt") is None:
                 out.append(Move(name, "attempt", card=c, path="top"))
                 if len(card.paths) > 1:
                     out.append(Move(name, "attempt", card=c, path="bottom"))
@@ -427,11 +427,7 @@ def _main_takes(state: State, p: Player) -> list[Move]:
 
 
 def _takes(state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None) -> bool:
-    try:
-        _may_take(state, p, act, card, do, seen)
-    except _No:
-        return False
-    return True
+    return _take_refusal(state, p, act, card, do, seen) is None
 
 
 def _candidates(state: State, p: Player) -> list[Move]:
@@ -591,31 +587,39 @@ def _row_card(state: State, move: Move, card: str | None) -> tuple[int, int, Car
 def _may_take(state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None) -> None:
     """Whether ``p`` may gain (``trait``) or attempt this row card (Act ``act``; -1: the Adversary of A13) on
     their own turn, whoever's turn it is now: the reasons that do not depend on the step (A4.1, A5, A6, A13.3)."""
+    no = _take_refusal(state, p, act, card, do, seen)
+    if no is not None:
+        raise no
+
+
+def _take_refusal(
+    state: State, p: Player, act: int, card: Card, do: str, seen: Counter[str] | None = None
+) -> _No | None:
+    """``_may_take``'s refusal, returned (None: the card is open to ``p``)."""
     adv = state.adversary
     if act < 0:
-        if len(p.story) < 8:
-            raise _No("A13.3", "adversary_later")
-        return
+        return _No("A13.3", "adversary_later") if len(p.story) < 8 else None
     if adv is not None and adv["defeated_by"] is None and len(p.story) >= 8:
-        raise _No("A13.3", "adversary")
-    if not _open_act(state, p, act):
-        raise _No("A6", "act_over", act=ROMAN[act])
+        return _No("A13.3", "adversary")
+    if not (state.up[act] and (state.any_act or len(p.story) < 3 * (act + 1))):  # _open_act
+        return _No("A6", "act_over", act=ROMAN[act])
     if do == "trait":
         if card.type != "trait":
-            raise _No("A4", "not_trait", card=card.id, type=card.type)
+            return _No("A4", "not_trait", card=card.id, type=card.type)
         pre = card.prerequisite
         if pre is None or meets(state, p, card, seen):
-            return
+            return None
         kind = pre["kind"]
         if kind == "spend":
-            raise _No("A4.1", "spend", card=card.id, n=int(pre["experience"]), xp=p.xp)
+            return _No("A4.1", "spend", card=card.id, n=int(pre["experience"]), xp=p.xp)
         if kind == "icon":
-            raise _No("A4.1", "icon", card=card.id, count=int(pre["count"]), icon=pre["icon"])
+            return _No("A4.1", "icon", card=card.id, count=int(pre["count"]), icon=pre["icon"])
         at = NEUTRAL + int(pre["at_least"]) * (1 if kind == "corruption" else -1)
         level = state.cards.track[max(0, min(len(state.cards.track) - 1, at))].name
-        raise _No("A4.1", kind, card=card.id, level=level)
+        return _No("A4.1", kind, card=card.id, level=level)
     if card.type not in ("challenge", "adversary"):
-        raise _No("A4", "not_challenge", card=card.id, type=card.type)
+        return _No("A4", "not_challenge", card=card.id, type=card.type)
+    return None
 
 
 def _take(state: State, p: Player, act: int, card: Card, do: str) -> None:
