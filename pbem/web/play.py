@@ -230,12 +230,8 @@ def partial(key: str, name: str) -> str:
 
 
 def parts_of(key: str) -> dict[str, str]:
-    """The partials the player's page includes: the header's words (head), the board and the scores (looked up
-    once per game, unless templates reload)."""
-    cache: dict[str, dict[str, str]] = current_app.extensions.setdefault("pbem_page_parts", {})
-    if key not in cache or current_app.jinja_env.auto_reload:
-        cache[key] = {name: partial(key, f"{name}.html") for name in ("head", "board", "scores")}
-    return cache[key]
+    """The partials the player's page includes: the header's words (head), the board and the scores."""
+    return {name: partial(key, f"{name}.html") for name in ("head", "board", "scores")}
 
 
 def _style_of(key: str) -> str:
