@@ -15,7 +15,6 @@ from . import config, db, i18n, logs
 from .config import ROOT
 from .core import games
 from .extensions import csrf, login_manager
-from .web import html
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -37,7 +36,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["you"] = lambda name: "" if str(name).strip().casefold() == "you" else " " + _("(you)")
     # What a game's own templates (templates/games/<key>/) need besides the view: the game's fixed data.
     app.jinja_env.globals["game_data"] = lambda key: games.rules_of(key).template_data()
-    app.jinja_env.globals["move_form_html"] = html.move_form
     # Static paths without url_for: error pages must render even when the request's URL could not be bound.
     app.jinja_env.globals["static_url"] = lambda filename: f"{app.static_url_path}/{filename}"
     i18n.init_app(app)

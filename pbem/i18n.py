@@ -27,11 +27,10 @@ from flask import Flask, g, has_app_context, has_request_context, request
 from flask.sansio.app import App
 from flask.templating import Environment as FlaskEnvironment
 from flask_babel import Babel, force_locale, get_domain, get_locale, refresh
-from jinja2 import BaseLoader, Template, pass_context, pass_eval_context
+from jinja2 import BaseLoader, Template, pass_eval_context
 from jinja2.ext import Extension
 from jinja2.lexer import Token, TokenStream
 from jinja2.nodes import EvalContext
-from jinja2.runtime import Context
 from markupsafe import Markup
 
 from . import timing
@@ -88,37 +87,6 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters[VALUES_FILTER] = with_values
     app.jinja_env.globals["languages"] = NAMES
     app.jinja_env.globals["current_language"] = current
-    app.context_processor(_bound_gettext)
-
-
-def _bound_gettext() -> dict[str, Any]:
-    """For one render_template: gettext and ngettext bound to the catalog of the language spoken now, so that
-    the page's hundreds of ``_()`` calls skip finding the locale each time (``_()`` and ``{% trans %}`` look
-    ``gettext`` up in the template's context first)."""
-    catalog = translations()
-    bound = _BOUND.get(id(catalog))
-    if bound is None or bound[0] is not catalog:
-        bound = _BOUND[id(catalog)] = (catalog, _newstyle(catalog))
-    return bound[1]
-
-
-def _newstyle(catalog: Any) -> dict[str, Any]:
-    """Jinja's new-style gettext and ngettext (autoescaped, ``%(name)s`` filled in) over one catalog."""
-    text, texts = catalog.ugettext, catalog.ungettext
-
-    @pass_context
-    def gettext(context: Context, message: str, /, **variables: Any) -> str:
-        found = text(message)
-        return (Markup(found) if context.eval_ctx.autoescape else found) % variables
-
-    @pass_context
-    def ngettext(context: Context, singular: str, plural: str, num: int, /, **variables: Any) -> str:
-        variables.setdefault("num", num)
-        found = texts(singular, plural, num)
-        return (Markup(found) if context.eval_ctx.autoescape else found) % variables
-
-    # ``_`` too: Jinja's own ``_`` only looks ``gettext`` up and calls it, one more call per text.
-    return {"gettext": gettext, "ngettext": ngettext, "_": gettext}
 
 
 def _select_locale() -> str:
@@ -154,7 +122,6 @@ def current() -> str:
 
 _NULL = NullTranslations()
 _LOADED: dict[Any, Any] = {}
-_BOUND: dict[int, tuple[Any, dict[str, Any]]] = {}
 
 
 def translations() -> Any:

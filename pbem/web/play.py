@@ -233,13 +233,11 @@ def partial(key: str, name: str) -> str:
 
 def parts_of(key: str) -> dict[str, str]:
     """The partials the player's page includes: the header's words (head), what the game tells first of what just
-    happened (news), the board and the scores (looked up once per game, unless templates reload); and the plain
-    scores (default_scores), which the final ranking already says."""
-    cache: dict[str, dict[str, str]] = current_app.extensions.setdefault("pbem_page_parts", {})
-    if key not in cache or current_app.jinja_env.auto_reload:
-        cache[key] = {name: partial(key, f"{name}.html") for name in ("head", "news", "board", "scores")}
-        cache[key]["default_scores"] = f"games/{DEFAULT}/scores.html"
-    return cache[key]
+    happened (news), the board and the scores; and the plain scores (default_scores), which the final ranking
+    already says. Jinja's template cache keeps the templates themselves."""
+    parts = {name: partial(key, f"{name}.html") for name in ("head", "news", "board", "scores")}
+    parts["default_scores"] = f"games/{DEFAULT}/scores.html"
+    return parts
 
 
 def _style_of(key: str) -> str:

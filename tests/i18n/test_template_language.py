@@ -1,5 +1,5 @@
-"""Templates translate through gettext bound once per render to the catalog of the language spoken then: the
-right language after a switch within a request, placeholders filled in and escaped, plurals by number."""
+"""Templates speak the language spoken when they render: the right language after a switch within a request,
+placeholders filled in and escaped, plurals by number."""
 
 from __future__ import annotations
 
