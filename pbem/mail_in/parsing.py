@@ -2,8 +2,10 @@
 sent it, and its new text with quotes and signatures stripped (mail-parser-reply, then the quote markers and
 phone signatures of the mail clients our players use, in English, Dutch and French).
 
-Nothing here raises on bad input: malformed MIME, unknown charsets, a missing body or a huge message all give a
-Reply (perhaps with no text) that the flow answers or ignores.
+Messages are read with the email package's compat32 policy: headers stay text until asked for (the default
+policy's header objects cost more than the rest of the reading). Nothing here raises on bad input: malformed
+MIME, unknown charsets, a missing body or a huge message all give a Reply (perhaps with no text) that the flow
+answers or ignores.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from email import policy
+from email.header import decode_header, make_header
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses
@@ -61,15 +64,15 @@ def parse(raw: bytes, *, max_bytes: int, envelope_to: Sequence[str] = ()) -> Rep
     too_big = len(raw) > max_bytes
     try:
         if too_big:
-            message: Message = BytesHeaderParser(policy=policy.default).parsebytes(raw)
+            message: Message = BytesHeaderParser(policy=policy.compat32).parsebytes(raw)
         else:
-            message = BytesParser(policy=policy.default).parsebytes(raw)
+            message = BytesParser(policy=policy.compat32).parsebytes(raw)
     except Exception:  # the email package is lenient; anything it still refuses is no message we can read
         message = EmailMessage()
     message_id = _message_id(message, raw)
     sender = _sender(message)
     recipients = tuple(dict.fromkeys([*map(normal_address, envelope_to), *_recipients(message)]))
-    subject = " ".join(_header(message, "Subject").split())[:200]
+    subject = " ".join(_decoded_header(_header(message, "Subject")).split())[:200]
     bounce = is_bounce(message, recipients)
     failed, detail = failures(message) if bounce else ((), "")
     text = "" if too_big or bounce else new_text(body_text(message))
@@ -95,6 +98,14 @@ def _header(message: Message, name: str) -> str:
     except Exception:
         return ""
     return "" if value is None else str(value).replace("\r", " ").replace("\n", " ").replace("\0", "")
+
+
+def _decoded_header(value: str) -> str:
+    """A header's RFC 2047 encoded words as text (the value as it is when they cannot be read)."""
+    try:
+        return str(make_header(decode_header(value)))
+    except Exception:
+        return value
 
 
 def _all(message: Message, name: str) -> list[str]:
