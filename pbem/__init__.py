@@ -52,7 +52,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, help, language, mine, play, security, settings
+    from .web import admin, away, check, club, errors, front, help, invite, language, mine, play, security, settings
 
     app.register_blueprint(front.bp)
     app.register_blueprint(help.bp)
@@ -61,6 +61,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
     app.register_blueprint(mine.bp)
+    app.register_blueprint(invite.bp)
+    app.register_blueprint(club.bp)
     app.register_blueprint(check.bp)
     app.register_blueprint(language.bp)
     app.register_blueprint(admin.bp)

@@ -71,6 +71,12 @@ class Game(SQLModel, table=True):
     paused_reason: str | None = Field(default=None, max_length=200)
     # Admin (pbem.admin): when an organiser stopped the game for good; ``status`` keeps mirroring the engine.
     aborted_at: datetime | None = _when()
+    # A club (pbem.flows.invites): a game created with ``status`` "invited" starts when every person has accepted,
+    # or at ``start_at``, with bots in the seats nobody accepted (``unanswered`` "bot") or without them ("drop").
+    start_at: datetime | None = _when(index=True)
+    unanswered: str | None = Field(default=None, max_length=8)
+    rematch_of: int | None = Field(default=None)
+    """The finished game this one is a rematch of."""
 
 
 class Seat(SQLModel, table=True):
@@ -106,6 +112,11 @@ class Seat(SQLModel, table=True):
     next_digest_at: datetime | None = _when(index=True)
     digest_seq: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
     digest_at: datetime | None = _when()
+    # An invitation's answer while the game waits for them ("accepted" or "declined"; None: none yet), and when a
+    # player asked the organiser to play this game again (from its game-over page).
+    answer: str | None = Field(default=None, max_length=8)
+    answered_at: datetime | None = _when()
+    again_at: datetime | None = _when()
 
     @property
     def is_bot(self) -> bool:

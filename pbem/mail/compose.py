@@ -25,7 +25,7 @@ from jinja2 import Environment, Template
 
 from engine.protocol import Milestone, Result
 
-from .. import i18n
+from .. import i18n, timing
 from ..core import games, links, records
 from ..models import Game, Seat
 from . import outbox
@@ -183,20 +183,28 @@ def option_lines(game: Game) -> list[dict[str, str]]:
     return out
 
 
-def invitation(*, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, root: bool) -> Email:
-    """The invitation: the players, the options, the personal link and the seed's commitment."""
+def invitation(
+    *, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, root: bool, starting: bool = False
+) -> Email:
+    """The invitation: the players, the options, the personal link and the seed's commitment; for a game that waits
+    for answers, the question (accept or decline on the page) and its start date; ``starting``: it starts now."""
     context = _base(game, seats, seat)
+    start_at = timing.utc(game.start_at)
     context |= {
         "view": _view(game, state, seat),
         "options": option_lines(game),
         "commitment": records.commitment(game.seed),
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
+        "asking": game.status == games.INVITED and not starting,
+        "starting": starting,
+        "start_at": i18n.when(start_at, seat.timezone) if start_at is not None else None,
     }
     text, html = render("invitation", **context)
+    title = _("The game starts") if starting else _("Will you play?") if context["asking"] else _("You are invited")
     return Email(
         "invitation",
         recipient(seat),
-        subject(game, _("You are invited")),
+        subject(game, title),
         text,
         html,
         seat_headers(game, seat, root=root),

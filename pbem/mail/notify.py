@@ -141,8 +141,12 @@ def deadline_of(session: Session, game: Game, seat: Seat) -> datetime | None:
     return row.deadline_at if row is not None else game.deadline_at
 
 
-def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], seat: Seat) -> OutboxEmail | None:
-    """Invite ``seat`` (the game, the players, the options, the personal link, the seed's commitment).
+def queue_invitation(
+    *, session: Session, game: Game, seats: Sequence[Seat], seat: Seat, starting: bool = False
+) -> OutboxEmail | None:
+    """Invite ``seat`` (the game, the players, the options, the personal link, the seed's commitment); a game that
+    waits for answers asks the player to accept or decline on their page; ``starting``: the game that waited for
+    answers starts now (the final table).
 
     The first invitation under the seat's current nonce is the root of its thread; a later one (the
     admin page resends it) replies to that root, so no two emails share a Message-ID.
@@ -155,7 +159,9 @@ def queue_invitation(*, session: Session, game: Game, seats: Sequence[Seat], sea
     ).first()
     state = games.load_state(game)
     with i18n.in_language(seat.language):
-        email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None)
+        email = compose.invitation(
+            game=game, seats=seats, seat=seat, state=state, root=known is None, starting=starting
+        )
     return queue_email(session, game, seat, email, None)
 
 

@@ -20,7 +20,7 @@ from ..core import games, links, talk
 from ..core.errors import AlreadyPlayed, BadMessage, MoveRefused, ServiceError, TooMany
 from ..flows import play
 from ..i18n import N_
-from . import pages, tokens
+from . import invite, pages, tokens
 from .errors import titled
 
 bp = Blueprint("play", __name__)
@@ -40,6 +40,8 @@ STYLE_MAX_AGE = 365 * 24 * 3600
 def page(token: str) -> Any:
     """The seat's page; for a move link, with that move ready to confirm."""
     data = pages.seat_page(session=db.get_session(), link=tokens.link())
+    if data.game.status == games.INVITED:
+        return invite.page(data)
     say = request.args.get("say", "")[: talk.LONGEST]
     mine = links.mine_token(data.seat.email) if data.seat.email and not data.seat.is_bot else None
     return render_template(
