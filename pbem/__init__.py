@@ -51,7 +51,23 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     sender.mail.init_app(app)
 
-    from .web import admin, away, check, errors, front, health, help, language, mine, personal, play, security, settings
+    from .web import (
+        admin,
+        away,
+        check,
+        club,
+        errors,
+        front,
+        health,
+        help,
+        invite,
+        language,
+        mine,
+        personal,
+        play,
+        security,
+        settings,
+    )
 
     app.register_blueprint(health.bp)
     health.register(app)
@@ -62,6 +78,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(settings.bp)
     app.register_blueprint(away.bp)
     app.register_blueprint(mine.bp)
+    app.register_blueprint(invite.bp)
+    app.register_blueprint(club.bp)
     app.register_blueprint(check.bp)
     app.register_blueprint(personal.bp)
     app.register_blueprint(language.bp)

@@ -75,6 +75,12 @@ class Game(SQLModel, table=True):
     (``paused_reason``). ``core.games.pause_words`` says either."""
     # Admin (pbem.admin): when an organiser stopped the game for good; ``status`` keeps mirroring the engine.
     aborted_at: datetime | None = _when()
+    # A club (pbem.flows.invites): a game created with ``status`` "invited" starts when every person has accepted,
+    # or at ``start_at``, with bots in the seats nobody accepted (``unanswered`` "bot") or without them ("drop").
+    start_at: datetime | None = _when(index=True)
+    unanswered: str | None = Field(default=None, max_length=8)
+    rematch_of: int | None = Field(default=None)
+    """The finished game this one is a rematch of."""
 
 
 class Seat(SQLModel, table=True):
@@ -116,6 +122,11 @@ class Seat(SQLModel, table=True):
     bounce_detail: str | None = Field(default=None, max_length=300)
     erased_at: datetime | None = _when()
     """When the organiser erased this person's data from the game (pbem.core.personal): name replaced, no address."""
+    # An invitation's answer while the game waits for them ("accepted" or "declined"; None: none yet), and when a
+    # player asked the organiser to play this game again (from its game-over page).
+    answer: str | None = Field(default=None, max_length=8)
+    answered_at: datetime | None = _when()
+    again_at: datetime | None = _when()
 
     @property
     def is_bot(self) -> bool:

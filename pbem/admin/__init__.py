@@ -27,6 +27,7 @@ from .accounts import (
     set_language,
     start_session,
 )
+from .club import club_view, fill_seat, rematch, start_now
 from .common import MAX_REASON, RUNNING, STATUSES, Actor
 from .export import Export, export_record, game_record, verify
 from .listing import GameList, GameRow, list_games
@@ -93,6 +94,7 @@ __all__ = [
     "check_new_game",
     "check_new_password",
     "check_username",
+    "club_view",
     "create_admin",
     "create_game_from_form",
     "end_all_sessions",
@@ -101,6 +103,7 @@ __all__ = [
     "erasure_requests",
     "export_record",
     "extend_deadline",
+    "fill_seat",
     "game_choices",
     "game_record",
     "game_view",
@@ -112,12 +115,14 @@ __all__ = [
     "move_text",
     "pause_game",
     "players_text",
+    "rematch",
     "resend_turn_email",
     "resume_game",
     "retry_dead_emails",
     "set_language",
     "show_hidden",
     "show_message",
+    "start_now",
     "start_session",
     "verify",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from typing import Any
 
 from flask import current_app, has_app_context
@@ -16,12 +17,13 @@ from engine.errors import OptionsError
 from engine.protocol import Game as Rules
 
 from .. import config, i18n, timing
-from ..core import audit, checks, games
+from ..core import audit, checks, games, invites
 from ..core.checks import check_language, check_timezone, checked, require_email
 from ..core.errors import InputErrors, NotFound, ServiceError
 from ..flows import games as game_flows
+from ..flows import invites as invite_flows
 from ..i18n import N_
-from ..models import Game
+from ..models import Game, utcnow
 from .common import Actor
 
 _: Callable[..., str] = gettext
@@ -67,6 +69,12 @@ class NewGame:
     organiser_email: str = ""
     policy: dict[str, Any] = field(default_factory=dict)
     """Settings of ``timing.Policy`` by name (missing ones take its defaults)."""
+    start: str = "now"
+    """"now", or "accepted": the game starts when every person has accepted their invitation."""
+    start_by: str = ""
+    """With "accepted": the day (YYYY-MM-DD, on the organiser's clock) it starts at the latest ("": none)."""
+    unanswered: str = "bot"
+    """With "accepted", at ``start_by``: a bot plays each seat nobody accepted ("bot") or it starts without them."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,9 @@ class NewGameChecked:
     options: dict[str, Any]
     organiser_email: str | None
     policy: timing.Policy
+    invite: bool = False
+    start_by: date | None = None
+    unanswered: str = "bot"
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -197,10 +208,40 @@ def check_new_game(new: NewGame) -> NewGameChecked:
     if new.organiser_email.strip():
         organiser = checked(errors, "organiser_email", require_email, new.organiser_email, _("the organiser"))
     policy = _policy(new.policy, errors)
+    start_by = _start(new, errors)
     if errors:
         raise InputErrors(errors)
     assert policy is not None and options is not None
-    return NewGameChecked(rules, name, [specs[i] for i in sorted(specs)], options, organiser, policy)
+    seats = [specs[i] for i in sorted(specs)]
+    invite = new.start == "accepted"
+    return NewGameChecked(rules, name, seats, options, organiser, policy, invite, start_by, new.unanswered)
+
+
+def _start(new: NewGame, errors: dict[str, str]) -> date | None:
+    """The start choices: at once, or when everyone has accepted (by a day at the latest, with bots or without the
+    seats nobody accepted); each problem goes in ``errors`` under its field."""
+    if new.start not in ("now", "accepted"):
+        errors["start"] = _("choose when the game starts")
+    if new.unanswered not in invites.UNANSWERED:
+        errors["unanswered"] = _("choose what happens to the seats nobody accepted")
+    text = new.start_by.strip()
+    if new.start != "accepted" or not text:
+        return None
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        errors["start_by"] = _("a day like 2026-03-12, or nothing")
+        return None
+    if day <= utcnow().date():
+        errors["start_by"] = _("a day after today")
+        return None
+    return day
+
+
+def start_instant(day: date, zone: str) -> datetime:
+    """The first instant of ``day`` on the clock of ``zone`` (an organiser's): when a game set to start that day
+    starts, in UTC."""
+    return timing.instants_at(day, time(0, 0), timing.zone(zone))[0]
 
 
 def _policy(values: dict[str, Any], errors: dict[str, str]) -> timing.Policy | None:
@@ -226,17 +267,32 @@ def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed:
     """Create a game from the new-game form (``flows.games.create`` queues the invitations); log who did it."""
     done = check_new_game(new)
     try:
-        game = game_flows.create(
-            session=session,
-            name=done.name,
-            seats=done.seats,
-            game=done.rules.key,
-            options=done.options,
-            random_order=new.random_order,
-            seed=seed,
-            organiser_email=done.organiser_email,
-            policy=done.policy,
-        )
+        if done.invite:
+            game = invite_flows.create(
+                session=session,
+                name=done.name,
+                seats=done.seats,
+                game=done.rules.key,
+                options=done.options,
+                random_order=new.random_order,
+                seed=seed,
+                organiser_email=done.organiser_email,
+                policy=done.policy,
+                start_at=start_instant(done.start_by, actor.timezone) if done.start_by else None,
+                unanswered=done.unanswered,
+            )
+        else:
+            game = game_flows.create(
+                session=session,
+                name=done.name,
+                seats=done.seats,
+                game=done.rules.key,
+                options=done.options,
+                random_order=new.random_order,
+                seed=seed,
+                organiser_email=done.organiser_email,
+                policy=done.policy,
+            )
     except InputErrors as exc:
         raise InputErrors(exc.errors) from None
     except ServiceError as exc:
@@ -259,4 +315,23 @@ def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed:
             players=listed,
         ),
     )
+    if done.invite:
+        then = (
+            i18n.stored(N_("bots take the seats nobody accepted"))
+            if done.unanswered == "bot"
+            else i18n.stored(N_("the seats nobody accepted are left out"))
+        )
+        audit.log_action(
+            session,
+            game,
+            actor,
+            "invite",
+            i18n.stored(
+                N_("the game starts when everyone has accepted, by %(date)s at the latest; %(then)s"),
+                date=done.start_by,
+                then=then,
+            )
+            if done.start_by
+            else i18n.stored(N_("the game starts when everyone has accepted; %(then)s"), then=then),
+        )
     return game

@@ -12,6 +12,8 @@ from sqlmodel import Session
 
 from ..core import audit, personal
 from ..core import seats as seat_rows
+from ..i18n import N_
+from ..i18n import stored as said
 from .common import Actor, now_or
 
 _: Callable[..., str] = gettext
@@ -25,7 +27,9 @@ def erase_person(*, session: Session, address: str, actor: Actor, name: str = ""
     done = personal.erase(session=session, address=address, name=name, now=now_or(now))
     for game_id, position, new in done.seats:
         game = seat_rows.get_game(session=session, game_id=game_id)
-        detail = f"erased the personal data of seat {position + 1}, now called {new}"
+        detail = said(
+            N_("erased the personal data of seat %(number)d, now called %(name)s"), number=position + 1, name=new
+        )
         audit.log_action(session, game, actor, "erase", detail, seat=position)
     return ngettext(
         "The person is erased from %(num)d game.", "The person is erased from %(num)d games.", len(done.seats)

@@ -33,9 +33,21 @@ from ..models import Game, MoveRecord, Record, Seat, utcnow
 from . import seats as seat_rows
 from . import waits
 from .checks import MAX_GAME_NAME, MAX_PLAYER_NAME, check_email, check_name, check_text, check_timezone, same_name
-from .errors import AlreadyPlayed, GameOver, InputErrors, MoveRefused, NotFound, Paused, ServiceError, TooMany
+from .errors import (
+    AlreadyPlayed,
+    GameOver,
+    InputErrors,
+    MoveRefused,
+    NotFound,
+    NotNow,
+    Paused,
+    ServiceError,
+    TooMany,
+)
 
 HUMAN = "human"
+INVITED = "invited"
+"""The status of a game that waits for its players to accept their invitations (``core.invites``)."""
 DEFAULT_GAME = "call-to-glory"
 STANDING_CHANGES = 10
 STANDING_WINDOW = timedelta(minutes=10)
@@ -273,10 +285,12 @@ def create_game(
     seed: int | None = None,
     organiser_email: str | None = None,
     policy: timing.Policy | None = None,
+    invited: bool = False,
 ) -> MoveOutcome:
     """Create a game of ``game`` (a key of ``engine.GAMES``) with its seats and the engine's first state; bots
     with a decision make it at once. ``options`` are the game's, as a form or a record gives them: checked by
-    the game (``OptionsError`` names each bad one)."""
+    the game (``OptionsError`` names each bad one). An ``invited`` game (``core.invites``) waits for its players'
+    answers: stored with status INVITED, no bot moves and nobody waited on until ``begin`` starts it."""
     rules = rules_of(game)
     name = check_name(name, i18n.text(N_("the game's name")), MAX_GAME_NAME)
     organiser = check_email(organiser_email, i18n.text(N_("the organiser's email"))) if organiser_email else None
@@ -328,8 +342,41 @@ def create_game(
         )
     session.flush()
     outcome = MoveOutcome(row, state, seats=seat_rows.seats_of(session=session, game_id=row.id))
+    if invited:
+        row.status = INVITED
+        session.add(row)
+        session.flush()
+        return outcome
     _run_bots(session, outcome, outcome.seats, next_seq=1)
     _store(session, outcome, expected_version=0)
+    return outcome
+
+
+def restate(game: Game, seats: Sequence[Seat]) -> Any:
+    """The engine's first state of a game that has not started (INVITED), for its seats as they are now (a seat
+    filled anew, or dropped): its options checked again for these players, its seed kept; stored on ``game``."""
+    rules = rules_of(game)
+    names = [s.name for s in seats]
+    try:
+        checked = rules.parse_options(dict(game.options), names)
+        state = rules.new_game(names, checked, game.seed)
+    except OptionsError as exc:
+        raise InputErrors(exc.errors) from None
+    except FormatError as exc:
+        raise ServiceError("%(why)s", why=str(exc)) from None
+    game.options, game.state = checked, rules.to_json(state)
+    return state
+
+
+def begin(*, session: Session, game: Game, seats: list[Seat]) -> MoveOutcome:
+    """Start an INVITED game with ``seats`` as they are now: its first state, bots with a decision make it at once,
+    and the seats it waits on get their waits (reminders and deadlines from now)."""
+    state = restate(game, seats)
+    outcome = MoveOutcome(game, state, seats=seats)
+    session.add(game)
+    session.flush()
+    _run_bots(session, outcome, seats, next_seq=_next_seq(session, game.id or 0))
+    _store(session, outcome, expected_version=game.version)
     return outcome
 
 
@@ -407,6 +454,8 @@ def apply_move(
     standing = rules.is_standing(parsed)
     if game.aborted_at is not None:
         raise Paused(N_("This game was stopped by its organiser: no more moves can be made."))
+    if game.status == INVITED:
+        raise NotNow(N_("This game has not started yet: it waits for every player to accept the invitation."))
     if game.paused_at is not None and source != "admin" and not standing:
         raise Paused(
             N_("This game is paused. %(reason)s Moves wait until the organiser resumes it."),
@@ -452,6 +501,8 @@ def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
     seats = seat_rows.seats_of(session=session, game_id=game_id)
     if not 0 <= seat < len(seats) or seats[seat].is_bot:
         raise ServiceError(N_("only a person playing a seat can leave it"))
+    if game.status == INVITED:
+        raise NotNow(N_("This game has not started yet: decline the invitation on your page instead."))
     state = rules.from_json(game.state)
     if is_over(rules, state):
         raise ServiceError(N_("the game is over: there is nothing to leave"))

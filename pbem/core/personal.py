@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_
+from sqlalchemy import Text, cast, func, or_
 from sqlmodel import Session, col, select
 
 from engine.errors import FormatError, IllegalMove
@@ -218,12 +218,14 @@ def _scrub(session: Session, address: str, renamed: Mapping[int, tuple[str, str]
     logged = or_(
         func.lower(col(AdminAction.detail)).like(pattern),
         func.lower(col(AdminAction.notice)).like(pattern),
+        func.lower(cast(col(AdminAction.params), Text)).like(pattern),
         col(AdminAction.game_id).in_(list(renamed)),
     )
     for action in session.exec(select(AdminAction).where(logged)):
         names = renamed.get(action.game_id)
         action.detail = _clean(action.detail, address, names)
         action.notice = _clean(action.notice, address, names) if action.notice else action.notice
+        action.params = _clean_json(action.params, address, names)
         session.add(action)
     return deleted
 

@@ -25,7 +25,7 @@ from jinja2 import Environment, Template
 
 from engine.protocol import Milestone, Result
 
-from .. import i18n
+from .. import i18n, timing
 from ..core import games, links, records, replies
 from ..models import Game, Seat
 from . import outbox
@@ -212,12 +212,21 @@ def stage(game: Game, state: Any, seat: Seat) -> str:
 
 
 def invitation(
-    *, game: Game, seats: Sequence[Seat], seat: Seat, state: Any, root: bool, person: str | None = None
+    *,
+    game: Game,
+    seats: Sequence[Seat],
+    seat: Seat,
+    state: Any,
+    root: bool,
+    person: str | None = None,
+    starting: bool = False,
 ) -> Email:
     """The invitation: the players, the options, the personal link and the seed's commitment. With ``person``
     (the name of someone who takes over the seat of a game under way), it greets them by that name and says
-    whose seat they take over and where the game stands."""
+    whose seat they take over and where the game stands; for a game that waits for answers, the question
+    (accept or decline on the page) and its start date; ``starting``: it starts now."""
     context = _base(game, seats, seat)
+    start_at = timing.utc(game.start_at)
     context |= {
         "view": _view(game, state, seat),
         "options": option_lines(game),
@@ -225,13 +234,20 @@ def invitation(
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
         "greet": person or seat.name,
         "takeover": None if person is None else {"seat": seat.name, "stage": stage(game, state, seat)},
+        "asking": game.status == games.INVITED and not starting,
+        "starting": starting,
+        "start_at": i18n.when(start_at, seat.timezone) if start_at is not None else None,
     }
     text, html = render("invitation", **context)
     to = recipient(seat) if person is None else _address(person, seat.email or "")
+    if person is not None:
+        title = _("You take over a seat")
+    else:
+        title = _("The game starts") if starting else _("Will you play?") if context["asking"] else _("You are invited")
     return Email(
         "invitation",
         to,
-        subject(game, _("You are invited") if person is None else _("You take over a seat")),
+        subject(game, title),
         text,
         html,
         seat_headers(game, seat, root=root),

@@ -142,10 +142,18 @@ def deadline_of(session: Session, game: Game, seat: Seat) -> datetime | None:
 
 
 def queue_invitation(
-    *, session: Session, game: Game, seats: Sequence[Seat], seat: Seat, person: str | None = None
+    *,
+    session: Session,
+    game: Game,
+    seats: Sequence[Seat],
+    seat: Seat,
+    person: str | None = None,
+    starting: bool = False,
 ) -> OutboxEmail | None:
     """Invite ``seat`` (the game, the players, the options, the personal link, the seed's commitment); with
-    ``person``, the name of someone who takes the seat over in a game under way, greeted by it.
+    ``person``, the name of someone who takes the seat over in a game under way, greeted by it; a game that
+    waits for answers asks the player to accept or decline on their page; ``starting``: the game that waited for
+    answers starts now (the final table).
 
     The first invitation under the seat's current nonce is the root of its thread; a later one (the
     admin page resends it) replies to that root, so no two emails share a Message-ID.
@@ -158,7 +166,9 @@ def queue_invitation(
     ).first()
     state = games.load_state(game)
     with i18n.in_language(seat.language, seat.timezone):
-        email = compose.invitation(game=game, seats=seats, seat=seat, state=state, root=known is None, person=person)
+        email = compose.invitation(
+            game=game, seats=seats, seat=seat, state=state, root=known is None, person=person, starting=starting
+        )
     return queue_email(session, game, seat, email, None)
 
 

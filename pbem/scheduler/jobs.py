@@ -1,8 +1,8 @@
 """The scheduler: APScheduler jobs that send queued mail, send reminders and digests and apply deadlines.
 
-One ``BackgroundScheduler`` (UTC, in-memory job store) with four interval jobs registered from
-code at start: the outbox sender every SCHEDULER_SEND_SECONDS, the deadline, reminder and digest sweeps every
-SCHEDULER_SWEEP_SECONDS; a fifth reads replies over IMAP every MAIL_IN_POLL_SECONDS when MAIL_IN_IMAP_HOST
+One ``BackgroundScheduler`` (UTC, in-memory job store) with five interval jobs registered from
+code at start: the outbox sender every SCHEDULER_SEND_SECONDS, the deadline, reminder, digest and start sweeps every
+SCHEDULER_SWEEP_SECONDS; a sixth reads replies over IMAP every MAIL_IN_POLL_SECONDS when MAIL_IN_IMAP_HOST
 is set. Nothing is pickled and nothing is remembered here: the database says what
 is due, and each job claims its rows, so a second scheduler process does no harm. A run that starts
 late still runs (no misfire grace limit), late runs are coalesced into one, and a job never overlaps
@@ -119,11 +119,21 @@ def mail_in_job(app: Flask) -> None:
             log.info("mail in: %s", report)
 
 
+def start_job(app: Flask) -> None:
+    """Start the games waiting for answers whose start date has come."""
+    with app.app_context(), _beating("starts") as done:
+        started = sweeps.start_sweep(now=utcnow())
+        done.append(started)
+        if started:
+            log.info("starts: %d games started", started)
+
+
 JOBS: tuple[tuple[str, Callable[[Flask], None], str], ...] = (
     ("send-mail", send_mail_job, "SCHEDULER_SEND_SECONDS"),
     ("deadlines", deadline_job, "SCHEDULER_SWEEP_SECONDS"),
     ("reminders", reminder_job, "SCHEDULER_SWEEP_SECONDS"),
     ("digests", digest_job, "SCHEDULER_SWEEP_SECONDS"),
+    ("starts", start_job, "SCHEDULER_SWEEP_SECONDS"),
 )
 
 

@@ -6,6 +6,7 @@ which decision), with when its next reminder is due (``next_reminder_at``) and i
 A sweep reads the waits that are due, then claims and handles each one (with its game) in its own short
 write transaction (``SELECT … FOR UPDATE SKIP LOCKED`` on PostgreSQL; BEGIN IMMEDIATE and a re-check on
 SQLite), so two schedulers can sweep at once; a reminder's outbox ``dedupe_key`` makes it unique.
+The start sweep starts the games waiting for answers whose start date has come (``Game.start_at``).
 The digest sweep does the same with the seats whose daily digest is due (``Seat.next_digest_at``), with one
 ``dedupe_key`` per seat and local day.
 """
@@ -21,7 +22,9 @@ from sqlalchemy import Engine, or_
 from sqlmodel import Session, col, select
 
 from .. import db
+from ..core import invites
 from ..core.errors import ServiceError
+from ..flows import invites as invite_flows
 from ..flows import timers
 from ..models import Game, Seat, Wait
 from ..timing import utc
@@ -126,3 +129,20 @@ def _digest_one(engine: Engine, seat_id: int, now: datetime) -> int:
     except Exception:  # one broken game must not stop the sweep; the next sweep tries it again
         log.exception("the digest of seat %s could not be handled", seat_id)
     return 0
+
+
+def start_sweep(*, engine: Engine | None = None, now: datetime) -> int:
+    """Start the games waiting for answers whose start date has come (``Game.start_at``), each in its own write
+    transaction with the game locked and checked again, so a second scheduler starts none twice; the number started."""
+    engine = engine or db.get_engine()
+    now = now.astimezone(UTC)
+    with Session(engine) as session:
+        due = invites.due(session=session, now=now)
+    started = 0
+    for game_id in due:
+        try:
+            with db.write_session(engine) as session:
+                started += invite_flows.start_due(session=session, game_id=game_id, now=now)
+        except Exception:  # one broken game must not stop the sweep; the next sweep tries it again
+            log.exception("game %s could not be started", game_id)
+    return started

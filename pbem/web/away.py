@@ -32,7 +32,7 @@ def set_away(token: str) -> Any:
     """Mark the seat away until the date in the form (``until``, YYYY-MM-DD, in the player's time zone)."""
     link = tokens.link()
     tokens.seat()  # the seat's language from here on
-    until = _date(request.form.get("until", ""))
+    until = parse_date(request.form.get("until", ""))
     if until is None:
         raise ServiceError(N_("Choose the date you are back, like 2026-03-12."), title=N_("That date is not valid"))
     with db.write_session() as session:
@@ -98,7 +98,8 @@ def language(token: str) -> Any:
     return redirect(url_for("play.page", token=personal, _anchor="language"), code=303)
 
 
-def _date(text: str) -> date | None:
+def parse_date(text: str) -> date | None:
+    """A YYYY-MM-DD date from a form, or None."""
     if not DATE.fullmatch(text):
         return None
     try:

@@ -46,6 +46,7 @@ SCHEDULER_JOBS = {
     "deadlines": "SCHEDULER_SWEEP_SECONDS",
     "reminders": "SCHEDULER_SWEEP_SECONDS",
     "digests": "SCHEDULER_SWEEP_SECONDS",
+    "starts": "SCHEDULER_SWEEP_SECONDS",
 }
 """The scheduler's jobs and the setting that says how often each runs."""
 LATE_AFTER_PERIODS = 3

@@ -14,7 +14,7 @@ from ..core import links, mine
 from ..core.errors import Gone, LinkExpired, ServiceError
 from ..i18n import N_
 from ..models import utcnow
-from .away import _date
+from .away import parse_date
 from .errors import titled
 
 bp = Blueprint("mine", __name__)
@@ -67,7 +67,7 @@ def page(token: str) -> Any:
 def set_away(token: str) -> Any:
     """Mark the address away until ``until`` (YYYY-MM-DD) in every running game it plays, each within its cap."""
     who = address()
-    until = _date(request.form.get("until", ""))
+    until = parse_date(request.form.get("until", ""))
     if until is None:
         raise ServiceError(N_("Choose the date you are back, like 2026-03-12."), title=N_("That date is not valid"))
     with db.write_session() as session:

@@ -21,7 +21,7 @@ from ..core import games, links
 from ..core.errors import AlreadyPlayed, BadMessage, MoveRefused, ServiceError, TooMany
 from ..flows import play
 from ..i18n import N_
-from . import pages, tokens
+from . import invite, pages, tokens
 from .errors import titled
 
 bp = Blueprint("play", __name__)
@@ -53,6 +53,8 @@ def page(token: str) -> Any:
     if tag and request.if_none_match.contains(tag):
         return _cached(Response(status=304), tag)
     data = pages.seat_page(session=session, link=link)
+    if data.game.status == games.INVITED:
+        return invite.page(data)  # answers change it without a new game version: never given an ETag
     mine = links.mine_token(data.seat.email) if data.seat.email and not data.seat.is_bot else None
     response = Response(render_template("play/page.html", page=data, parts=parts_of(data.key), mine_token=mine))
     return _cached(response, tag) if tag else response

@@ -52,10 +52,10 @@ def test_a_game_waited_on_before_0009_keeps_its_wait_as_a_row(app: Flask, clock:
                 session=session, game_id=done.game_id, seat=seat, move={"do": "pick", "number": number},
                 decision="round-1", source="page",
             )  # fmt: skip
+    state = table.state()  # read with today's models, before the schema goes back
+    ply = state.ply
     _migrate(app, "0007", up=False)
     assert "wait" not in _tables(app) and {"wait_ply", "reminders_sent"} <= _columns(app, "game")
-    state = table.state()
-    ply = state.ply
     with app.extensions["pbem_engine"].begin() as conn:  # the old schema's wait: bob reminded once already
         conn.execute(
             text(

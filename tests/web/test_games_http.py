@@ -419,9 +419,9 @@ def test_a_whole_game_through_the_pages(app: Flask, case: Case) -> None:
         plural = "s (shared victory)" if len(winners) > 1 else ""
         shown = ", ".join(f"<bdi>{w}</bdi>" for w in winners)
         assert f"Winner{plural}: <strong>{shown}</strong>" in html
-        moves = [f for f in page.forms if not f.action.endswith(("/say", "/language", "/erase"))]
+        moves = [f for f in page.forms if not f.action.endswith(("/say", "/language", "/erase", "/again"))]
         assert moves == [], (
-            "the final page offers no moves and no preference change (only table talk, language, erasure)"
+            "the final page offers no moves and no preference change (only talk, language, erasure, play again)"
         )
     assert table.verify(), "replaying the log from the seed gives the snapshot"
 

@@ -110,6 +110,21 @@ def _hand(view: admin.GameView) -> dict[str, Any]:
     return out
 
 
+def _fill(view: admin.GameView) -> dict[str, Any]:
+    """A seat of a game waiting for answers given anew: a person (name, address, language, zone) or a bot."""
+    seat = _seat_arg(view)
+    kind = _form_text("kind")
+    if kind not in games.seat_kinds(view.rules):
+        raise ServiceError(_("a seat is a person or one of the bots (%(bots)s)", bots=", ".join(view.rules.bots)))
+    out: dict[str, Any] = {"seat": seat, "kind": kind, "name": _form_text("name").strip()}
+    if kind == games.HUMAN:
+        who = out["name"] or view.seats[seat].name
+        out["email"] = checks.require_email(_form_text("email"), who)
+        out["language"] = checks.check_language(_form_text("language") or "en")
+        out["timezone"] = checks.check_timezone(_form_text("timezone") or "UTC", who)
+    return out
+
+
 def _decision(view: admin.GameView) -> dict[str, Any]:
     decision = _form_text("decision")
     if not DECISION.fullmatch(decision):
@@ -216,6 +231,9 @@ ACTIONS: dict[str, Action] = {
     "reveal": Action(_nothing, admin.show_hidden, _ask_reveal),
     "export": Action(_nothing, admin.export_record, done=lambda export: export),
     "verify": Action(_nothing, admin.verify, done=_verified),
+    "fill": Action(_fill, admin.fill_seat),
+    "start": Action(_nothing, admin.start_now),
+    "rematch": Action(_nothing, admin.rematch),
 }
 """Every action of the game page by the name in its URL (``/admin/games/<id>/<name>``)."""
 

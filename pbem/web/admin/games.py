@@ -77,6 +77,7 @@ def game_page(game_id: int) -> Any:
         seat_board=[f"games/{key}/board.html", "games/_default/board.html"],
         page=None if mine is None else _SeatBoard(view.game, view.rules, view.seats, mine),
         milestones=[f"games/{key}/admin_milestones.html", "admin/_milestones.html"],
+        club=admin.club_view(session=db.get_session(), game_id=game_id),
     )
     return page, 200
 

@@ -125,6 +125,20 @@ class NewGameBase(FlaskForm):  # type: ignore[misc]
         default=14,
         validators=[_needed, NumberRange(0, timing.MAX_ABSENCE_DAYS)],
     )
+    start = RadioField(
+        _l("The game starts"),
+        choices=choice_list([("now", _l("At once")), ("accepted", _l("When everyone has accepted the invitation"))]),
+        default="now",
+    )
+    start_by = StringField(
+        _l("Start by this day at the latest (empty: wait for everyone)"),
+        validators=[Length(max=10, message=TOO_LONG)],
+    )
+    unanswered = RadioField(
+        _l("On that day, the seats nobody accepted"),
+        choices=choice_list([("bot", _l("are played by a bot")), ("drop", _l("are left out"))]),
+        default="bot",
+    )
 
 
 def new_game_form(key: str) -> type[NewGameBase]:
@@ -176,6 +190,9 @@ def _new_game_input(key: str, form: NewGameBase) -> admin.NewGame:
         random_order=form.order.data == "random",
         organiser_email=form.organiser_email.data or "",
         policy={name: form[name].data for name in admin.POLICY_FIELDS},
+        start=form.start.data or "now",
+        start_by=form.start_by.data or "",
+        unanswered=form.unanswered.data or "bot",
     )
 
 
@@ -278,6 +295,8 @@ def new_game() -> Any:
                 game_id = admin.create_game_from_form(session=write, actor=actor(), new=new).id
             forget_draft(NEW_GAME)
             flash(_("Game %(id)d is created; the invitations are on their way.", id=game_id), "done")
+            if new.start == "accepted":
+                flash(_("It starts when everyone has accepted: their answers show on this page."), "done")
             return redirect(url_for("admin.game", game_id=game_id), code=303)
     except InputErrors as exc:
         general = _attach(form, exc.errors)
