@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0015_club"
-down_revision = "0011_admin_language"
+down_revision = "0014_ops"
 branch_labels = None
 depends_on = None
 

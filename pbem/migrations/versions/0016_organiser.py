@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0016_organiser"
-down_revision = "0014_ops"
+down_revision = "0015_club"
 branch_labels = None
 depends_on = None
 
