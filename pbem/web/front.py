@@ -31,6 +31,8 @@ def index() -> Any:
 
 def _front_page(**context: Any) -> str:
     offered = [games.rules_of(key) for key in sorted(engine.GAMES, key=lambda k: k != games.DEFAULT_GAME)]
+    written = set(current_app.jinja_env.list_templates(filter_func=lambda name: name.endswith("/how_to_play.html")))
+    with_rules = {rules.key for rules in offered if f"games/{rules.key}/how_to_play.html" in written}
     demos: list[dict[str, Any]] = []
     if current_app.config["DEVELOPMENT"]:
         for game, seat in seats.demo_seats(session=db.get_session()):
@@ -38,7 +40,9 @@ def _front_page(**context: Any) -> str:
             url = url_for("play.page", token=token)
             demos.append({"name": game.name, "title": games.rules_of(game).title, "url": url})
     mailbox = "mailbox" in current_app.blueprints
-    return render_template("front/index.html", offered=offered, demos=demos, mailbox=mailbox, **context)
+    return render_template(
+        "front/index.html", offered=offered, with_rules=with_rules, demos=demos, mailbox=mailbox, **context
+    )
 
 
 @bp.post("/lost-links")

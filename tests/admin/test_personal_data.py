@@ -147,7 +147,7 @@ def test_a_player_asks_and_the_organiser_confirms(
     assert token
     asked = player.post(f"/play/{table.personal(0)}/erase", data={"csrf_token": token.group(1)})
     assert asked.status_code == 303
-    assert "Your request is with the organiser" in player.get(asked.location).text
+    assert "Votre demande est transmise" in player.get(asked.location).text, "in the seat's language (French)"
     again = player.post(f"/play/{table.personal(0)}/erase", data={"csrf_token": token.group(1)})
     assert again.status_code == 303
     with app.app_context():
@@ -166,6 +166,9 @@ def test_a_player_asks_and_the_organiser_confirms(
     with app.app_context():
         assert db.get_session().exec(select(ErasureRequest)).one().done_at is not None
     assert traces(app, ADDRESS) == []
+    game_page = admin_client.get(f"/admin/games/{table.game_id}").text
+    assert "(erased " in game_page and "Player 1" in game_page and NAME not in game_page
+    assert "erased the personal data of seat 1, now called Player 1" in game_page
     refused = admin_client.post(
         "/admin/personal-data/erase",
         data={"csrf_token": csrf_of(admin_client, "/admin/personal-data"), "address": "not an address"},

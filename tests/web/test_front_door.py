@@ -116,6 +116,8 @@ def test_the_front_page_names_each_game_and_links_its_rules(client: FlaskClient)
         assert f"<h3>{title}</h3>" in page and f'href="/how-to-play/{key}"' in page
         assert client.get(f"/how-to-play/{key}").status_code == 200
     assert "casting runes" in page and "lay sets of samurai" in page
+    for key in re.findall(r'href="/how-to-play/([^"]+)"', page):
+        assert client.get(f"/how-to-play/{key}").status_code == 200, "no link to a game without rules written"
     dutch = client.get("/", headers={"Accept-Language": "nl"}).text
     assert "Een verhalend kaartspel" in dutch and "Het kaartspel van Michael Schacht" in dutch
 
