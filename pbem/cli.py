@@ -308,6 +308,10 @@ def print_links(game_id: int) -> None:
         raise click.ClickException(exc.message) from None
 
 
+DEMO_PLAYER = "Sam"
+"""The demo's player: a name (the emails greet them by it, and "You" would read "Your turn, You")."""
+
+
 @click.command("demo")
 @click.option("--name", default=None, help="the game's name (default: 'Demo: you against two bots', with the game)")
 @click.option(
@@ -324,7 +328,7 @@ def demo(name: str | None, game_key: str) -> None:
     rules = games.rules_of(game_key)
     bot = games.default_bot(rules)
     specs = [
-        games.SeatSpec(name="You", email=seats.DEMO_EMAIL),
+        games.SeatSpec(name=DEMO_PLAYER, email=seats.DEMO_EMAIL),
         games.SeatSpec(name="Bot 1", kind=bot),
         games.SeatSpec(name="Bot 2", kind=bot),
     ][: rules.max_players]

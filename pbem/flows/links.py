@@ -79,7 +79,9 @@ def lost_links(*, session: Session, address: str, now: datetime | None = None) -
     if _sent_too_often(session, LOST_LINKS_LIMITS, now, OutboxEmail.kind == "lost_links", to_address):
         return None
     entries = [(seats.get_game(session=session, game_id=seat.game_id), seat) for seat in found]
-    return notify.queue_email(session, None, None, compose.lost_links(to=address, entries=entries), None, now=now)
+    with i18n.in_language(found[0].language):  # the language its newest game speaks to it, not the asker's browser
+        email = compose.lost_links(to=address, entries=entries)
+    return notify.queue_email(session, None, None, email, None, now=now)
 
 
 def _sent_too_often(session: Session, limits: Sequence[tuple[timedelta, int]], now: datetime, *which: Any) -> bool:

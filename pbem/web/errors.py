@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from .. import db, i18n
+from ..core import links, seats
 from ..core.errors import LinkExpired, ServiceError
 
 log = logging.getLogger(__name__)
@@ -34,20 +36,19 @@ TITLES = {
 }
 
 DESCRIPTIONS = {
-    400: _l("The browser (or proxy) sent a request that this server could not understand."),
-    403: _l(
-        "You don't have the permission to access the requested resource. "
-        "It is either read-protected or not readable by the server."
-    ),
+    400: _l("The browser sent something this server could not read. Go back, reload the page and try again."),
+    403: _l("This page is not open to you."),
     404: _l(
-        "The requested URL was not found on the server. "
-        "If you entered the URL manually please check your spelling and try again."
+        "There is no page at this address. Check that the link was copied whole, or use the one in your latest email."
     ),
-    405: _l("The method is not allowed for the requested URL."),
-    413: _l("The data value transmitted exceeds the capacity limit."),
-    429: _l("This user has exceeded an allotted request count. Try again later."),
+    405: _l("This page cannot be used that way: go back and use its own buttons and links."),
+    413: _l("What was sent is too large for this server."),
+    429: _l("Too many requests in a short time. Wait a moment, then try again."),
 }
-"""Werkzeug's default descriptions (English only, the same words), in the reader's language when a view gave none."""
+"""Our words for an HTTP error whose view said nothing itself (instead of Werkzeug's stock English), in the reader's
+language."""
+SEAT_PATH = re.compile(r"^/(play|settings)/([^/?#]{1,2000})")
+"""The paths under a seat's link (``/play/<token>/…``, ``/settings/<token>``): their error pages speak its language."""
 
 
 REFUSED_ON_PAGE = {"play.make_move", "play.say"}
@@ -163,6 +164,21 @@ def _description(exc: HTTPException, status: int) -> str:
     return description
 
 
+def _speak_for_link() -> None:
+    """Under a seat's link where no view ran (an unknown page, a wrong method), speak the seat's language when the
+    link is genuine; else the reader's own, as for any page."""
+    found = SEAT_PATH.match(request.path) if g.get("pbem_lang") is None else None
+    if found is None:
+        return
+    try:
+        reader = links.read_settings if found.group(1) == "settings" else links.read
+        link = reader(found.group(2))
+        _game, _seats, seat = seats.read(session=db.get_session(), link=link)
+    except (ServiceError, LinkExpired, DBAPIError):
+        return
+    i18n.use(seat.language, seat.timezone)
+
+
 def titled(title: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A view whose refusals (``ServiceError``) are headed ``title`` (a message key): "Time away not set"."""
 
@@ -219,6 +235,7 @@ def register(app: Flask, expired: Callable[[], Any]) -> None:
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> tuple[str, int, list[tuple[str, str]]]:
         status = exc.code or 500
+        _speak_for_link()
         if status >= 500:
             return error_page(status, _("Something went wrong on our side. Your game is safe; try again later."))
         kept = [(k, v) for k, v in exc.get_headers() if k.lower() in ("allow", "retry-after")]

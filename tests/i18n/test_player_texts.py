@@ -68,7 +68,7 @@ def test_english_stays_the_default(client: FlaskClient, table: Table) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "done", "said"),
-    [("nl", "Gedaan: ", "Je bericht ligt op tafel."), ("fr", "Fait : ", "Votre message est sur la table.")],
+    [("nl", "Gedaan: ", "Je bericht ligt op tafel."), ("fr", "Fait : ", "Votre message est sur la table.")],
 )
 def test_flash_messages_speak_the_language(
     app: Flask, client: FlaskClient, table: Table, lang: str, done: str, said: str
@@ -104,7 +104,7 @@ EMAIL = {
     "fr": {
         "text": [
             "Bonjour ann,",
-            "Rappel 1 : la partie vous attend depuis 2\u00a0jours et 1\u00a0heure.",
+            "Rappel 1 : la partie vous attend depuis 2\u00a0jours et 1\u00a0heure.",
             "CE QUI S'EST PASSÉ DEPUIS VOTRE DERNIER TOUR",
             "- La partie commence.",
             "Chaque lien ouvre une page où un bouton confirme le coup.",

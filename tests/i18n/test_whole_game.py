@@ -59,7 +59,7 @@ SUBJECT = {
     "digest": {"en": "What happened", "nl": "Wat er gebeurde", "fr": "Ce qui s'est passé"},
     "scores": {"en": "Round 1 scores", "nl": "Score van ronde 1", "fr": "Scores de la manche 1"},
 }
-SAYS = {  # kind: language: (in the text part, in the HTML part)
+SAYS = {  # kind: language: (in the text part, in the HTML part); spaces are compared as one (U+202F too)
     "invitation": {
         "en": ("You are invited to a game of Call to Glory by email", "You are invited to Friday game"),
         "nl": ("Je bent uitgenodigd voor een spel Call to Glory per e-mail", "Je bent uitgenodigd voor Friday game"),
@@ -95,7 +95,7 @@ MONTH = {
 TURN_SUBJECT = {"en": "Round 1 · Your turn", "nl": "Ronde 1 · Jouw beurt", "fr": "Manche 1 · À vous de jouer"}
 TURN_WORDS = {lang: says[0] for lang, says in SAYS["turn"].items()}
 # What the player's page says in each language, whatever the moment.
-PAGE_SAYS = {"nl": ["Tafelpraat", "Wat er gebeurde", "Gedaan: "], "fr": ["Discussion à la table", "Fait : "]}
+PAGE_SAYS = {"nl": ["Tafelpraat", "Wat er gebeurde", "Gedaan: "], "fr": ["Discussion à la table", "Fait : "]}
 LINK = re.compile(r"^(.+):\n(http://127\.0\.0\.1:5000/play/\S+)$", re.MULTILINE)
 HOW_TO_PLAY = re.compile(r"(http://127\.0\.0\.1:5000/play/\S+)/how-to-play$", re.MULTILINE)
 SETTINGS = re.compile(r"http://127\.0\.0\.1:5000(/settings/[^\s\"<]+)")

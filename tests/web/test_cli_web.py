@@ -176,7 +176,7 @@ def test_the_demo_of_each_game_gives_a_playable_page(app: Flask, client: FlaskCl
     assert page.status_code == 200
     text = page.get_data(as_text=True)
     assert ("Call to Adventure" if key == "call-to-adventure" else "Call to Glory") in text
-    assert "you are <strong><bdi>You</bdi></strong>" in text
+    assert "you are <strong><bdi>Sam</bdi></strong>" in text, "the demo's player has a name, not 'You'"
 
 
 def test_the_demo_refuses_an_unknown_game(app: Flask) -> None:

@@ -7,6 +7,7 @@ to a working page (not to another error).
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -16,10 +17,10 @@ from sqlmodel import select
 from werkzeug.test import TestResponse
 
 from pbem import admin, db
-from pbem.core import talk
+from pbem.core import games, talk
 from pbem.core.audit import Actor
 from pbem.models import OutboxEmail
-from tests.apps import Table, form_fields
+from tests.apps import Table, form_fields, new_table
 from tests.mail.conftest import deliver
 
 from .forge import assert_error_page, days_ago, delete_game, signed_at
@@ -149,3 +150,37 @@ def test_a_move_in_a_paused_game_leads_back_to_the_page(app: Flask, client: Flas
     assert_back_to_page(client, response, table, 0)
     assert_way_forward(client, response)
     assert table.moves_logged() == 0
+
+
+WERKZEUG = ("The requested URL was not found", "The method is not allowed", "If you entered the URL manually")
+
+
+@pytest.mark.parametrize(
+    ("lang", "title", "words"),
+    [
+        ("en", "Not found", "There is no page at this address."),
+        ("fr", "Introuvable", "Il n'y a pas de page à cette adresse."),
+        ("nl", "Niet gevonden", "Op dit adres staat geen pagina."),
+    ],
+)
+def test_an_unknown_page_under_a_seats_link_speaks_the_seats_language(
+    app: Flask, client: FlaskClient, lang: str, title: str, words: str
+) -> None:
+    specs = [
+        games.SeatSpec("ann", email="ann@example.com", language=lang),
+        games.SeatSpec("bob", email="b@example.com"),
+    ]
+    table = new_table(app, specs, seed=1)
+    for method, path, status in (
+        ("GET", f"/play/{table.personal(0)}/no-such-page", 404),
+        ("POST", f"/play/{table.personal(0)}/log", 405),
+    ):
+        response = client.open(path, method=method, headers={"Accept-Language": "en"})
+        assert response.status_code == status
+        text = html.unescape(response.get_data(as_text=True))
+        assert f'<html lang="{lang}">' in text, "the seat's language, not the browser's"
+        assert not any(stock in text for stock in WERKZEUG), "our words, not Werkzeug's"
+        if status == 404:
+            assert f"<h1>{title}</h1>" in text and words in text
+    stranger = html.unescape(client.get("/no-such-page", headers={"Accept-Language": lang}).get_data(as_text=True))
+    assert words in stranger and not any(stock in stranger for stock in WERKZEUG)

@@ -143,3 +143,27 @@ def test_in_production_the_front_page_shows_no_demo(app: Flask, client: FlaskCli
     app.config["DEVELOPMENT"] = False
     page = client.get("/").text
     assert "/play/" not in page and "Call to Glory" in page
+
+
+def test_lost_links_speak_the_language_of_the_address_newest_game(app: Flask, client: FlaskClient) -> None:
+    specs = [
+        games.SeatSpec("Zoé", email="zoe@example.com", language="fr"),
+        games.SeatSpec("dan", email="d@example.com"),
+    ]
+    new_table(app, specs, seed=2, name="Partie du jeudi")
+    response = client.post(
+        "/lost-links",
+        data={"csrf_token": csrf(client), "address": "zoe@example.com"},
+        headers={"Accept-Language": "en"},
+    )
+    assert response.status_code == 200 and "Check your email" in response.get_data(as_text=True), "the asker's page"
+    [email] = lost_links(app)
+    assert email.subject == "Vos liens vers vos parties", email.subject
+    assert "Partie du jeudi" in email.text_body and "Your links to your games" not in email.text_body
+
+
+def test_the_front_page_links_each_games_how_to_play(client: FlaskClient) -> None:
+    page = client.get("/").get_data(as_text=True)
+    for key in ("call-to-glory", "call-to-adventure"):
+        assert f'href="/how-to-play/{key}"' in page
+        assert client.get(f"/how-to-play/{key}").status_code == 200

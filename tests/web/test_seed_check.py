@@ -117,4 +117,5 @@ def test_the_game_over_email_links_to_the_check_page(app: Flask, client: FlaskCl
     assert link and f'href="http://127.0.0.1:5000{link.group(1)}"' in email.html_body
     text = words(client.get(link.group(1)).text)
     assert f"The seed, now that the game is over {SEED}" in text and "Match:" in text
-    assert f"python -m engine replay call-to-glory-{table.game_id}.json" in email.text_body
+    assert "python -m engine" not in email.text_body + email.html_body, "the check page, not a shell command"
+    assert f"call-to-glory-{table.game_id}.json" in email.text_body, "the record attached is named"

@@ -165,3 +165,42 @@ def test_the_game_over_page_starts_with_the_ranking(app: Flask, phone: Browse) -
     expect(page.locator(".flash.done:not(.headline)")).to_have_count(0)
     shot(phone, "4-game-over")
     phone.assert_clean()
+
+
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const element of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+"""The words under ``selector`` that the browser broke over two lines."""
+
+
+def test_french_card_names_never_break_inside_a_word_on_a_phone(app: Flask, phone: Browse) -> None:  # noqa: F811
+    names = ["ann", "bob", "cy"]
+    options = GLORY.parse_options({"first_player": "ann"}, names)
+    seed = next(s for s in range(1, 200) if GLORY.new_game(names, options, s).hands[0][1])  # ann holds an Empress
+    specs = [games.SeatSpec(n, email=f"{n}@example.com", language="fr") for n in names]
+    glory = new_table(app, specs, seed=seed, first_player="ann")
+    assert glory.state().hands[0][1], "the Empress is in ann's hand"
+    adventure = new_table(app, specs[:2], seed=seed, game="call-to-adventure", options={})
+    page = phone.page
+    phone.open(f"/play/{glory.personal(0)}")
+    expect(page.locator(".hand .card", has_text="Impératrice")).to_be_visible()
+    assert page.evaluate(BROKEN_WORDS, ".card span, .choices button") == []
+    shot(phone, "5-french-cards")
+    phone.open(f"/play/{adventure.personal(0)}")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    assert page.evaluate(BROKEN_WORDS, ".cta-card header b, .choices button") == []
+    shot(phone, "6-french-adventure")
+    phone.assert_clean()

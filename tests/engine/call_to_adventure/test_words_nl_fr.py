@@ -63,10 +63,10 @@ def test_events_speak_of_the_reader_and_name_cards_in_the_language() -> None:
     assert fr.describe_event(gain, "bob", STARTER) == "ann a obtenu Bagarre au moulin (voie du haut)."
     turn = {"event": "turn", "player": "ann", "turn": 3}
     assert nl.describe_event(turn, "ann", STARTER) == "Beurt 3: jij bent aan zet."
-    assert fr.describe_event(turn, "bob", STARTER) == "Tour 3 : à ann de jouer."
+    assert fr.describe_event(turn, "bob", STARTER) == "Tour 3 : à ann de jouer."
     curse = {"event": "curse", "player": "ann", "target": "bob", "card": "a-hex", "total": 4}
     assert nl.describe_event(curse, "bob", STARTER) == "De vloek Betovering van ann trof jou: totaal 4."
-    assert fr.describe_event(curse, "ann", STARTER) == "Malédiction Sortilège, jouée par vous contre bob : total 4."
+    assert fr.describe_event(curse, "ann", STARTER) == "Malédiction Sortilège, jouée par vous contre bob : total 4."
 
 
 def test_moves_and_counts_in_the_language() -> None:
