@@ -820,13 +820,12 @@ _FIELDS_OF: Final = {"recast": ("runes",), "peek": ("act",), "replace_row": ("ro
 def _verify_effect(state: State, p: Player, move: Move, effect: dict[str, Any], rule: str) -> None:
     """The values a played card or used power names fit its effect (targets, runes, an Act, a row card)."""
     kind = effect["kind"]
-    now = _step(state)
     card = move.card
     targeted = kind in _TARGETED or (kind in _SELF and move.do == "play" and state.adversary is not None)
     used = _FIELDS_OF.get(kind, ("target",) if targeted else ())
     for field in ("target", "runes", "act", "row"):
         if getattr(move, field) is not None and field not in used:
-            raise _No(rule, "field_unused", card=card, field=field, now=now)
+            raise _No(rule, "field_unused", card=card, field=field, now=_step(state))
     if kind == "recast":
         a = state.attempt
         assert a is not None  # timing "facing": after the cast
@@ -834,34 +833,34 @@ def _verify_effect(state: State, p: Player, move: Move, effect: dict[str, Any], 
         last = len(a.runes) - 1
         parts = (move.runes or "").split(",")
         if not all(r.isdigit() and len(r) < 4 for r in parts):
-            raise _No("A5", "runes_needed", count=k, last=last, now=now)
+            raise _No("A5", "runes_needed", count=k, last=last, now=_step(state))
         named = [int(r) for r in parts]
         if len(set(named)) != len(named):
-            raise _No("A5", "runes_twice", now=now)
+            raise _No("A5", "runes_twice", now=_step(state))
         if any(r > last for r in named):
-            raise _No("A5", "runes_unknown", last=last, now=now)
+            raise _No("A5", "runes_unknown", last=last, now=_step(state))
         if len(named) != k:
-            raise _No("A5", "runes_needed", count=k, last=last, now=now)
+            raise _No("A5", "runes_needed", count=k, last=last, now=_step(state))
     elif kind == "peek":
         acts = [str(a + 1) for a in range(3) if state.decks[f"act{a + 1}"]]
         if move.act not in acts:
-            raise _No(rule, "act_needed", acts=acts, now=now)
+            raise _No(rule, "act_needed", acts=acts, now=_step(state))
     elif kind == "replace_row":
         if move.row is None or _find(state, move.row) is None:
             cards = [r for a in range(3) if state.up[a] for r in state.rows[a] if r]
-            raise _No(rule, "row_needed", cards=cards, now=now)
+            raise _No(rule, "row_needed", cards=cards, now=_step(state))
     elif kind in _TARGETED:
         others = [o.name for o in state.ps if o is not p]
         if move.target not in others:
-            raise _No(rule, "target_needed", players=others, now=now)
+            raise _No(rule, "target_needed", players=others, now=_step(state))
     elif targeted:
         if move.target is not None and move.target not in state.players:
-            raise _No("A13.4", "target_any", players=list(state.players), now=now)
+            raise _No("A13.4", "target_any", players=list(state.players), now=_step(state))
     elif kind == "free_dark":
         a = state.attempt
         level = state.cards.track[p.level]
         if a is None or a.dark >= 3 or not level.dark:
-            raise _No("A5.3", "free_dark", level=level.name, now=now)
+            raise _No("A5.3", "free_dark", level=level.name, now=_step(state))
 
 
 def verify_play(state: State, move: Move) -> Player:
