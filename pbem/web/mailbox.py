@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup, escape
 from werkzeug.datastructures import Headers
 
-from .. import db
+from .. import db, i18n
 from ..mail import outbox
 from ..mail.sender import Outgoing, Undeliverable, build_message
 from ..models import OutboxEmail
@@ -50,8 +50,8 @@ def linkify(text: str) -> Markup:
 
 
 def when(moment: datetime | None) -> str:
-    """A stored time as 'YYYY-MM-DD HH:MM UTC' (empty for none)."""
-    return outbox.as_utc(moment).strftime("%Y-%m-%d %H:%M UTC") if moment else ""
+    """A stored time in words, in UTC: 'Thursday 12 March 2026, 14:05 (UTC)' (empty for none)."""
+    return i18n.when(moment, "UTC") if moment else ""
 
 
 def _bad_request() -> tuple[str, int, list[tuple[str, str]]]:
