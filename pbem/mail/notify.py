@@ -506,14 +506,14 @@ def queue_stuck_notices(*, session: Session, now: datetime) -> int:
         hours = current_app.config["MAIL_RETRY_FOR_HOURS"]
         with i18n.in_language(organiser_language(session, game)):
             body = _(
-                "Emails of this game have been waiting since %(since)s UTC: the mail server keeps "
+                "Emails of this game have been waiting since %(since)s: the mail server keeps "
                 "failing (last error: %(error)s).\n\n"
-                "Nothing is lost. They are tried again every few minutes, for up to %(hours)s hours after each was "
+                "Nothing is lost. They are tried again every few minutes, for up to %(time)s after each was "
                 "queued, and go out as soon as the mail server answers. This notice goes the same way: if it reaches "
                 "you late, the server is back and the waiting emails have gone out with it.",
-                since=f"{since:%Y-%m-%d %H:%M}",
+                since=i18n.when(since, "UTC"),
                 error=error,
-                hours=hours,
+                time=i18n.duration(timedelta(hours=hours)),
             )
             title = _("Email is not going out")
         key = f"{outbox.STUCK_KEY}{game_id}:{since:%Y%m%dT%H%M%S}"

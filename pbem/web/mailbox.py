@@ -52,8 +52,8 @@ def linkify(text: str) -> Markup:
 
 
 def when(moment: datetime | None) -> str:
-    """A stored time as 'YYYY-MM-DD HH:MM UTC' (empty for none)."""
-    return outbox.as_utc(moment).strftime("%Y-%m-%d %H:%M UTC") if moment else ""
+    """A stored time in words, in UTC: 'Thursday 12 March 2026, 14:05 (UTC)' (empty for none)."""
+    return i18n.when(moment, "UTC") if moment else ""
 
 
 def _bad_request() -> tuple[str, int, list[tuple[str, str]]]:

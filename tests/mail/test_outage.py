@@ -7,6 +7,7 @@ by the ``now`` the sender takes, never by sleeping (except for the real lock tha
 from __future__ import annotations
 
 import logging
+import re
 import sqlite3
 import threading
 from collections import Counter
@@ -19,7 +20,7 @@ from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import admin, db
+from pbem import admin, db, i18n
 from pbem.core import games
 from pbem.mail import outbox
 from pbem.mail.sender import SendReport, send_due
@@ -120,6 +121,11 @@ def test_three_days_without_a_mail_server_lose_nothing_and_double_nothing(
     assert sorted(m["To"] for m in notices) == ["org0@example.com", "org1@example.com"]
     text = notices[0].get_body(("plain",))
     assert text is not None and "Nothing is lost" in text.get_content()
+    words = " ".join(text.get_content().split())
+    assert re.search(r"waiting since \w+day \d+ \w+ \d{4}, \d\d:\d\d \(UTC\):", words), "a time in words"
+    with app.app_context():
+        retried = i18n.duration(timedelta(hours=app.config["MAIL_RETRY_FOR_HOURS"]))
+    assert f"for up to {retried} after each was queued" in words, "a duration in words"
 
 
 def test_a_new_outage_tells_the_organiser_again_but_one_outage_only_once(
