@@ -287,3 +287,11 @@ def test_a_number_picks_only_the_first_command(reply_app: Flask, glory: Table) -
     assert mail_in(reply_app, raw).exit_code == 0
     assert glory.moves_logged() == 1 and _talk(reply_app, glory) == []
     assert "Not done: 2: a number picks from the email's list" in sent_to(reply_app, "ann@example.com")[-1].text_body
+
+
+def test_addresses_compare_without_case_and_with_international_domains() -> None:
+    from pbem.core.replies import normal_address
+
+    assert normal_address("Ann@Bücher.Example") == normal_address("ann@xn--bcher-kva.example") != ""
+    assert normal_address(" <BOB@Example.COM> ") == "bob@example.com"
+    assert normal_address("not an address") == normal_address("") == ""
