@@ -9,7 +9,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import db, i18n, timing
-from ..core import invites
+from ..core import invites, links
 from ..core.errors import ServiceError
 from ..flows import invites as invite_flows
 from ..i18n import N_
@@ -32,6 +32,7 @@ def page(data: pages.SeatPage) -> Any:
         accepted=[s.name for s in data.seats if s.is_bot or s.answer == invites.ACCEPTED],
         declined=[s.name for s in data.seats if not s.is_bot and s.answer == invites.DECLINED],
         waiting=[s.name for s in data.seats if not s.is_bot and s.answer is None],
+        mine_token=links.mine_token(data.seat.email) if data.seat.email else None,
     )
 
 

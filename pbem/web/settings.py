@@ -59,6 +59,7 @@ def page(token: str) -> Any:
         finished=games.is_over(rules, games.load_state(game)),
         confirm=request.args.get("confirm") == "leave",
         personal_token=links.personal_token(game.id or 0, seat.position, seat.nonce),
+        mine_token=links.mine_token(seat.email) if seat.email and not seat.is_bot else None,
     )
 
 

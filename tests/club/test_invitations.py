@@ -85,6 +85,7 @@ def test_the_new_game_form_can_wait_for_everyone_to_accept(
     del write_counter[:]
     shown = app.test_client().get(f"/play/{table.personal(0)}")
     assert shown.status_code == 200 and "Will you play?" in shown.text and 'value="accept"' in shown.text
+    assert 'href="/mine/' in shown.text, "the invitation page links to all the player's games"
     assert write_counter == [], "the page is a GET: it changes nothing"
 
 

@@ -192,6 +192,12 @@ def test_every_seat_email_and_the_page_link_to_my_games(app: Flask, client: Flas
     assert found
     with app.test_request_context():
         assert links.read_mine(found.group(1)) == ANN
+    with app.test_request_context():
+        settings = links.settings_token(table.game_id, 0, table.seat(0).nonce)
+    found = re.search(r'href="/mine/([^"]+)"', client.get(f"/settings/{settings}").text)
+    assert found
+    with app.test_request_context():
+        assert links.read_mine(found.group(1)) == ANN
 
 
 def test_the_lost_links_email_carries_a_fresh_my_games_link(app: Flask, client: FlaskClient, table: Table) -> None:

@@ -41,9 +41,9 @@ def test_the_jobs_are_registered_from_code_and_never_dropped_or_piled_up(
     assert str(sched.timezone) == "UTC"
     assert isinstance(sched._jobstores["default"], MemoryJobStore)
     registered = {job.id: job for job in sched.get_jobs()}
-    assert set(registered) == {"send-mail", "deadlines", "reminders", "digests"}
+    assert set(registered) == {"send-mail", "deadlines", "reminders", "digests", "starts"}
     seconds = {job_id: job.trigger.interval.total_seconds() for job_id, job in registered.items()}
-    assert seconds == {"send-mail": 5, "deadlines": 60, "reminders": 60, "digests": 60}
+    assert seconds == {"send-mail": 5, "deadlines": 60, "reminders": 60, "digests": 60, "starts": 60}
     for job in registered.values():
         assert isinstance(job.trigger, IntervalTrigger)
         assert job.coalesce is True and job.max_instances == 1 and job.misfire_grace_time is None
