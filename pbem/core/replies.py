@@ -26,7 +26,11 @@ REMINDERS_ON = N_("reminders on")
 REMINDERS_OFF = N_("reminders off")
 HELP = N_("help")
 STATUS = N_("status")
+ACCEPT = N_("accept")
+DECLINE = N_("decline")
 SEAT_COMMANDS = (AWAY, BACK, REMINDERS_OFF, REMINDERS_ON, HELP, STATUS)
+INVITATION_COMMANDS = (ACCEPT, DECLINE)
+"""The answers to an invitation of a game that waits for everyone to accept (only then are they listed)."""
 EXAMPLE_DATE = "2026-12-24"
 LONGEST_LINE = 200
 """A longer line is no command (it may still be said to the table, within the talk rules)."""
@@ -57,7 +61,7 @@ def seat_command(line: str, lang: str) -> SeatCommand | None:
         return None
     for speaking in dict.fromkeys((i18n.language(lang), "en")):
         with i18n.in_language(speaking):
-            for key in SEAT_COMMANDS:
+            for key in SEAT_COMMANDS + INVITATION_COMMANDS:
                 words = _plain(i18n.text(key, date="\0"))
                 if key != AWAY:
                     if plain == words:

@@ -24,7 +24,7 @@ from ..core.errors import AlreadyPlayed, ServiceError
 from ..i18n import N_
 from ..mail import compose, notify
 from ..models import OutboxEmail, utcnow
-from . import play
+from . import invites, play
 
 log = logging.getLogger(__name__)
 TOO_BIG = N_("Your reply was too large to read. Write a short reply without attachments.")
@@ -218,7 +218,8 @@ def _why(line: str, exc: ServiceError) -> str:
 def _seat_command(
     session: Session, token: links.ReplyToken, command: replies.SeatCommand, answer: compose.Answer, now: datetime
 ) -> None:
-    """Carry out one seat command (away, back, reminders, help, status) and say what was done."""
+    """Carry out one seat command (away, back, reminders, help, status; accept or decline an invitation) and say
+    what was done."""
     try:
         with session.begin_nested():
             if command.key == replies.AWAY:
@@ -234,6 +235,13 @@ def _seat_command(
                 seats.set_reminders(session=session, seat=row, on=command.key == replies.REMINDERS_ON)
                 on = command.key == replies.REMINDERS_ON
                 answer.done.append(i18n.text(N_("Reminders are on.") if on else N_("Reminders are off.")))
+            elif command.key in replies.INVITATION_COMMANDS:
+                row = seats.load(session=session, game_id=token.game_id, seat=token.seat).seat
+                accept = command.key == replies.ACCEPT
+                invites.answer_invitation(session=session, seat=row, accept=accept, now=now)
+                answer.done.append(
+                    i18n.text(N_("You accepted the invitation.") if accept else N_("You declined the invitation."))
+                )
             elif command.key == replies.HELP:
                 answer.help = True
                 answer.done.append(i18n.text(N_("The commands and the rules are below.")))

@@ -232,6 +232,7 @@ def invitation(
         "options": option_lines(game),
         "commitment": records.commitment(game.seed),
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
+        "replies": bool(current_app.config["MAIL_REPLY_ADDRESS"]),
         "greet": person or seat.name,
         "takeover": None if person is None else {"seat": seat.name, "stage": stage(game, state, seat)},
         "asking": game.status == games.INVITED and not starting,

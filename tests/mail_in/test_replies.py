@@ -130,7 +130,7 @@ def test_seat_commands(reply_app: Flask, glory: Table) -> None:
     seat = glory.seat(2)
     assert seat.reminders is True and seat.away_until is None
     answer = sent_to(reply_app, "cy@example.com")[-1].text_body
-    assert "Tu es de retour." in answer and answer.count("Pas fait\u202f: ") == 1
+    assert "Vous êtes de retour." in answer and answer.count("Pas fait\u202f: ") == 1
 
 
 def test_robots_are_recorded_and_never_answered(reply_app: Flask, glory: Table) -> None:
