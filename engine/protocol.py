@@ -22,8 +22,6 @@ server asks for the game speaking the reader's language.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -208,20 +206,6 @@ GAMES: dict[str, Game] = {}
 """Every registered game by its key (``engine.GAMES``)."""
 
 
-_PAGE_MAKERS: dict[str, Callable[[Any, Mapping[str, Any], str], Mapping[str, Any]] | None] = {}
-
-
-def _page_maker(module: str) -> Callable[[Any, Mapping[str, Any], str], Mapping[str, Any]] | None:
-    """The ``page_texts`` function of the ``page`` module beside the game's class module, if any (looked up once)."""
-    if module not in _PAGE_MAKERS:
-        package = module.rpartition(".")[0]
-        found = None
-        if package and importlib.util.find_spec(f"{package}.page") is not None:
-            found = getattr(importlib.import_module(f"{package}.page"), "page_texts", None)
-        _PAGE_MAKERS[module] = found
-    return _PAGE_MAKERS[module]
-
-
 def register_game(game: G) -> G:
     """Add a game to ``GAMES`` (a key may be registered once) and return it: a game's package calls it on import."""
     if game.key in GAMES and GAMES[game.key] is not game:
@@ -361,10 +345,8 @@ class Game:
     def page_texts(self, view: Mapping[str, Any], viewer: str) -> Mapping[str, Any]:
         """The texts of ``viewer``'s page made from ``view`` (``player_view``), in this game's language, built once
         per page for the game's templates (``texts``), so that they show finished words and translate nothing.
-        Default: what the function ``page_texts(game, view, viewer)`` of the module ``page`` of the game's
-        package gives, if it has one; else nothing."""
-        maker = _page_maker(type(self).__module__)
-        return maker(self, view, viewer) if maker is not None else {}
+        Default: nothing (the game's templates make their texts themselves)."""
+        return {}
 
     # Options ------------------------------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from ..protocol import (
     register_game,
     with_notes,
 )
-from . import bots, commands, record, rules, state, view
+from . import bots, commands, page, record, rules, state, view
 from .cardset import CardSet, parse
 from .files import PACKAGED, packaged_set
 from .moves import PATHS, Move
@@ -396,6 +396,10 @@ class CallToAdventure(Game):
     def summary(self, st: State) -> dict[str, Any]:
         """The state as the replay command prints it."""
         return view.summary(st)
+
+    def page_texts(self, view: Mapping[str, Any], viewer: str) -> Mapping[str, Any]:
+        """Every text the board makes from ``view`` (a player's or the organiser's), built once (``page.texts``)."""
+        return page.texts(view, self.words)
 
     def organiser_view(self, st: State) -> dict[str, Any]:
         """Everything, hidden parts included, with the cards named and described in this game's language."""

@@ -239,8 +239,3 @@ def texts(view: Mapping[str, Any], words: Words) -> dict[str, Any]:
             cid: w.say("ally_under", ally=cards[ally]["name"]) for cid, ally in under.items() if ally in cards
         },
     }
-
-
-def page_texts(game: Any, view: Mapping[str, Any], viewer: str) -> dict[str, Any]:
-    """``texts`` in the words of ``game`` (a ``CallToAdventure``): what ``Game.page_texts`` gives for this game."""
-    return texts(view, game.words)

@@ -3,6 +3,7 @@ the game's words, the emails, and what a bot would do for each seat waited on.""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -80,6 +81,8 @@ class GameView:
     """The game's ``organiser_view``: everything of the state, hidden parts included, in the organiser's words."""
     log: list[LogLine]
     emails: list[EmailRow]
+    texts: Mapping[str, Any] = field(default_factory=dict)
+    """The texts the game's board makes from ``summary``, built once (the game's ``page_texts``)."""
     waited: list[Waited] = field(default_factory=list)
     milestones: list[Milestone] = field(default_factory=list)
     """The milestones reached so far (score sheets …), oldest first."""
@@ -225,12 +228,14 @@ def game_view(*, session: Session, game_id: int, now: datetime | None = None, ac
             sa.select(*email_columns).where(col(OutboxEmail.game_id) == game_id).order_by(col(OutboxEmail.id).desc())
         )
     ]
+    summary = rules.organiser_view(state) if viewer is None else {}
     view = GameView(
         game=game,
         rules=rules,
         seats=seats,
         state=state,
-        summary=rules.organiser_view(state) if viewer is None else {},
+        summary=summary,
+        texts=rules.page_texts(summary, "") if summary else {},
         log=log,
         emails=emails,
         milestones=_milestones(rules, game, seats, state),

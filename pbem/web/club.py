@@ -25,5 +25,6 @@ def again(token: str) -> Any:
     tokens.seat()  # the seat's language from here on
     with db.write_session() as session:
         rematch.ask_again(session=session, game_id=link.game_id, seat=link.seat, nonce_tag=link.nonce_tag)
-    flash(_("The organiser is told that you would like to play again."), "done")
+    # "told": kept on the game-over page, unlike a move's "done"
+    flash(_("The organiser is told that you would like to play again."), "done told")
     return redirect(url_for("play.page", token=tokens.personal(), _anchor="again"), code=303)

@@ -22,5 +22,6 @@ def request_erasure(token: str) -> Any:
     with db.write_session() as session:
         found = tokens.seat(session, lock=True)
         personal.request_erasure(session=session, game_id=found.game.id or 0, seat=found.seat.position, now=utcnow())
-    flash(_("Your request is with the organiser, who will erase your data from this game."), "done")
+    # "told": kept on the game-over page, unlike a move's "done"
+    flash(_("Your request is with the organiser, who will erase your data from this game."), "done told")
     return redirect(url_for("play.page", token=token), code=303)

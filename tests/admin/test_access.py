@@ -61,7 +61,7 @@ def test_the_url_map_has_the_admin_routes(app: Flask, adm_table: Table) -> None:
         "admin.personal_data",
         "admin.erase",
     }
-    assert sum(1 for rule, _ in _urls(app, adm_table.game_id) if rule.endpoint == "admin.act") == 14
+    assert sum(1 for rule, _ in _urls(app, adm_table.game_id) if rule.endpoint == "admin.act") == 17
 
 
 def test_every_admin_route_sends_a_visitor_to_the_login_page(app: Flask, client: FlaskClient, adm_table: Table) -> None:
@@ -80,7 +80,7 @@ def test_every_post_without_a_csrf_token_is_refused(admin_client: FlaskClient, a
     before = (adm_table.version(), adm_table.moves_logged(), count(app, AdminAction), count(app, OutboxEmail))
     posts = [url for rule, url in _urls(app, adm_table.game_id) if "POST" in rule.methods]
     posts.append("/admin/login")
-    assert len(posts) == 20
+    assert len(posts) == 23
     for url in posts:
         for data in ({}, {"csrf_token": "forged"}, {"csrf_token": csrf_of(app.test_client())}):
             form = {"confirm": "yes", "seat": "1", "email": "x@example.com", "hours": "5", "decision": "0", **data}

@@ -58,6 +58,8 @@ class _SeatBoard:
     rules: Rules
     seats: list[Any]
     seat: Any
+    texts: Any
+    """The texts the board makes from the seat's view (the game's ``page_texts``)."""
 
 
 def game_page(game_id: int) -> Any:
@@ -75,7 +77,9 @@ def game_page(game_id: int) -> Any:
         now=utcnow(),
         board=[f"games/{key}/admin_board.html", "admin/_board.html"],
         seat_board=[f"games/{key}/board.html", "games/_default/board.html"],
-        page=None if mine is None else _SeatBoard(view.game, view.rules, view.seats, mine),
+        page=None
+        if mine is None
+        else _SeatBoard(view.game, view.rules, view.seats, mine, view.rules.page_texts(view.seen or {}, mine.name)),
         milestones=[f"games/{key}/admin_milestones.html", "admin/_milestones.html"],
         club=admin.club_view(session=db.get_session(), game_id=game_id),
     )
