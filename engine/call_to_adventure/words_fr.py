@@ -416,7 +416,7 @@ class FR(Words):
         "opt_first_game_on": "jouée ainsi",
         "opt_allies_adversaries_off": "non joués",
         "opt_allies_adversaries_on": "joués",
-        "opt_coop_off": "non joué\u202f : les joueurs s'affrontent",
+        "opt_coop_off": "non joué\u202f: les joueurs s'affrontent",
         "opt_coop_on": "joué",
         "opt_card_set": "Jeu de cartes",
         "opt_card_set_help": (

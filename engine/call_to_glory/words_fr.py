@@ -111,35 +111,35 @@ class French(Words):
         "draw_taken/you": "Vous avez pris {the_card} sur {pile}.",
         "said": "{who} a {clause}.",
         "said/you": "Vous avez {clause}.",
-        "ninja": "{who} a utilisé un Ninja contre {target}{gone}\u202f ; la carte est partie sur {pile}.",
-        "ninja/you": "Vous avez utilisé un Ninja contre {target}{gone}\u202f ; la carte est partie sur {pile}.",
+        "ninja": "{who} a utilisé un Ninja contre {target}{gone}\u202f; la carte est partie sur {pile}.",
+        "ninja/you": "Vous avez utilisé un Ninja contre {target}{gone}\u202f; la carte est partie sur {pile}.",
         "gone": " (la série a disparu)",
         "preference": "{who} a choisi d'envoyer ses cartes évincées sur {preference}.",
         "preference/you": "Vous avez choisi d'envoyer vos cartes évincées sur {preference}.",
-        "reveal": "{who} a révélé sa carte Mission {deck}\u202f : {card}{how}.",
-        "reveal/you": "Vous avez révélé votre carte Mission {deck}\u202f : {card}{how}.",
+        "reveal": "{who} a révélé sa carte Mission {deck}\u202f: {card}{how}.",
+        "reveal/you": "Vous avez révélé votre carte Mission {deck}\u202f: {card}{how}.",
         "reveal_last": " (la dernière carte)",
         "round_end": "La manche {round} est terminée{why}.",
         "round_end_why": " ({reasons})",
         "and": " et ",
         "or": " ou ",
-        "round_scored": "Scores de la manche {round}\u202f : {scores}.",
-        "round_start": "La manche {round} commence\u202f ; {who} est premier joueur.",
-        "round_start/you": "La manche {round} commence\u202f ; vous êtes premier joueur.",
-        "game_end": "La partie est terminée. Vainqueur\u202f : {names}.",
-        "game_end_shared": "La partie est terminée. Vainqueurs\u202f : {names}.",
+        "round_scored": "Scores de la manche {round}\u202f: {scores}.",
+        "round_start": "La manche {round} commence\u202f; {who} est premier joueur.",
+        "round_start/you": "La manche {round} commence\u202f; vous êtes premier joueur.",
+        "game_end": "La partie est terminée. Vainqueur\u202f: {names}.",
+        "game_end_shared": "La partie est terminée. Vainqueurs\u202f: {names}.",
         "c_lay": "posé {cards}",
         "c_beat": " et battu {owner_cards}, qui rejoignent {pile}",
         "c_beat/one": " et battu {owner_cards}, qui rejoint {pile}",
         "c_ninja_taken": ", et pris une figurine Ninja",
         "c_discard": "défaussé {a_card} sur {pile}",
         "c_ninja": "utilisé un Ninja contre {target}{gone}, ce qui envoie la carte sur {pile}",
-        "c_reveal": "révélé la carte Mission {deck}\u202f : {card}",
+        "c_reveal": "révélé la carte Mission {deck}\u202f: {card}",
         "c_drew": "pioché {draws}",
         "drawn_hidden": "la carte du dessus de {pile}",
         "drawn_known": "{a_card} dans {pile}",
         "drawn_taken": "{the_card} sur {pile}",
-        "turn_timeout": "Temps écoulé\u202f : un bot a joué pour {whom}. Il a {body}.",
+        "turn_timeout": "Temps écoulé\u202f: un bot a joué pour {whom}. Il a {body}.",
         "turn_admin": "L'organisateur a fait jouer un bot pour {whom}. Il a {body}.",
         "turn_own": "{who} a {body}.",
         "turn_own/you": "Vous avez {body}.",
@@ -173,18 +173,18 @@ class French(Words):
         "draw_label": "Piocher dans {pile}",
         "take_label": "Prendre {the_card} sur {pile}",
         "take_empty_label": "Prendre sur {pile}",
-        "why_draw_same_pile": "vous avez déjà pioché dans {pile}\u202f : la seconde carte vient d'une autre pile",
+        "why_draw_same_pile": "vous avez déjà pioché dans {pile}\u202f: la seconde carte vient d'une autre pile",
         "why_pile_empty": "{pile} est vide",
         "face_down": "face cachée, {cards}",
         "face_up": "face visible, {cards}",
         "draw_title": "Piocher une carte (encore {left} sur 2)",
-        "ends_types": "termine la manche\u202f : vous auriez {types} types",
-        "ends_all": "termine la manche\u202f : les neuf types seraient sur la table",
-        "why_lay_minimum": "à {players} joueurs, il faut poser au moins {minimum} {plural}\u202f : vous en avez {held}",
+        "ends_types": "termine la manche\u202f: vous auriez {types} types",
+        "ends_all": "termine la manche\u202f: les neuf types seraient sur la table",
+        "why_lay_minimum": "à {players} joueurs, il faut poser au moins {minimum} {plural}\u202f: vous en avez {held}",
         "why_lay_beaten/own": (
-            "votre série de {cards} ne peut être battue que par {next} cartes ou plus\u202f : vous en avez {held}"
+            "votre série de {cards} ne peut être battue que par {next} cartes ou plus\u202f: vous en avez {held}"
         ),
-        "why_lay_beaten": "{owner} a {cards}\u202f : posez-en {next} ou plus pour la battre (vous en avez {held})",
+        "why_lay_beaten": "{owner} a {cards}\u202f: posez-en {next} ou plus pour la battre (vous en avez {held})",
         "lay_closed": "Poser des {plural}",
         "lay_beats": "bat {owner_cards}, qui iront sur {pile}",
         "lay_beats/one": "bat {owner_cards}, qui ira sur {pile}",
@@ -193,67 +193,67 @@ class French(Words):
         "lay_no_ninja": "il ne reste aucune figurine Ninja à prendre",
         "lay_label": "Poser {cards}",
         "lay_title": "Poser une série",
-        "notes": "\u202f ; ",
+        "notes": "\u202f; ",
         "discard_on": "Défausser {a_card} sur {pile}",
         "discard_on_note": "par-dessus {the_card}",
         "discard_both_empty": "les deux défausses sont vides",
         "discard_start": "{pile} est vide et doit être commencée",
         "discard_label": "Défausser {a_card}",
-        "discard_note": "va sur {pile}\u202f : {why}",
+        "discard_note": "va sur {pile}\u202f: {why}",
         "discard_title": "Ou défausser une carte",
         "ninja_smaller": "{owner_cards} passent à {left}",
         "ninja_gone": "la série {of_target} disparaît",
-        "ninja_note": "{effect}\u202f ; la carte va sur {pile}",
+        "ninja_note": "{effect}\u202f; la carte va sur {pile}",
         "ninja_label": "Retirer {a_card} de la série {of_target}",
         "ninja_title": "Utiliser une figurine Ninja (il vous en reste {left})",
-        "reveal_note": "chaque joueur marque {bonus} points par {name} devant lui\u202f : {gains}",
-        "reveal_label": "Révéler la carte Mission {deck}\u202f : {name}",
+        "reveal_note": "chaque joueur marque {bonus} points par {name} devant lui\u202f: {gains}",
+        "reveal_label": "Révéler la carte Mission {deck}\u202f: {name}",
         "reveal_title": "Révéler une carte Mission",
         "refuse_stranger": "{player} ne joue pas dans cette partie",
-        "refuse_game_over": "La partie est terminée\u202f : plus aucun coup n'est possible",
-        "refuse_not_your_turn": "C'est à {current} de jouer, pas à vous\u202f : vous pourrez jouer à votre tour",
+        "refuse_game_over": "La partie est terminée\u202f: plus aucun coup n'est possible",
+        "refuse_not_your_turn": "C'est à {current} de jouer, pas à vous\u202f: vous pourrez jouer à votre tour",
         "refuse_reveal_turn": "C'est à {current} de révéler une carte Mission, pas à vous",
-        "refuse_reveal_now": "La manche est terminée\u202f : révélez maintenant la carte Mission {decks}",
+        "refuse_reveal_now": "La manche est terminée\u202f: révélez maintenant la carte Mission {decks}",
         "refuse_reveal_not_now/draw": (
-            "Les cartes Mission ne sont révélées qu'à la fin d'une manche\u202f : piochez maintenant une carte"
+            "Les cartes Mission ne sont révélées qu'à la fin d'une manche\u202f: piochez maintenant une carte"
         ),
         "refuse_reveal_not_now/act": (
-            "Les cartes Mission ne sont révélées qu'à la fin d'une manche\u202f : posez maintenant une série ou "
+            "Les cartes Mission ne sont révélées qu'à la fin d'une manche\u202f: posez maintenant une série ou "
             "défaussez une carte"
         ),
-        "refuse_drawn_twice": "Vous avez pioché deux fois\u202f : posez maintenant une série ou défaussez une carte",
+        "refuse_drawn_twice": "Vous avez pioché deux fois\u202f: posez maintenant une série ou défaussez une carte",
         "refuse_draw_same_pile": (
-            "Votre seconde carte doit venir d'une autre pile que {pile}\u202f : piochez dans {piles}"
+            "Votre seconde carte doit venir d'une autre pile que {pile}\u202f: piochez dans {piles}"
         ),
-        "refuse_pile_empty": "{Pile} est vide\u202f : piochez dans {piles}",
-        "refuse_draw_first": "Piochez d'abord\u202f : il vous reste {left} pioches ce tour-ci",
-        "refuse_draw_first/one": "Piochez d'abord\u202f : il vous reste 1 pioche ce tour-ci",
+        "refuse_pile_empty": "{Pile} est vide\u202f: piochez dans {piles}",
+        "refuse_draw_first": "Piochez d'abord\u202f: il vous reste {left} pioches ce tour-ci",
+        "refuse_draw_first/one": "Piochez d'abord\u202f: il vous reste 1 pioche ce tour-ci",
         "refuse_lay_not_held": "Vous avez {held_cards}, pas {count}",
         "refuse_lay_not_held/none": "Vous n'avez {no_cards}",
         "refuse_lay_minimum": (
-            "À {players} joueurs, une série {of_plural} compte au moins {minimum} cartes\u202f : vous en avez {held}"
+            "À {players} joueurs, une série {of_plural} compte au moins {minimum} cartes\u202f: vous en avez {held}"
         ),
         "refuse_lay_beaten": (
-            "{owner} a {cards}\u202f : posez-en {next} ou plus pour la battre\u202f ; vous en avez {held}"
+            "{owner} a {cards}\u202f: posez-en {next} ou plus pour la battre\u202f; vous en avez {held}"
         ),
         "refuse_lay_beaten/own": (
-            "Votre série de {cards} ne peut être battue que par {next} cartes ou plus\u202f : vous en avez {held}"
+            "Votre série de {cards} ne peut être battue que par {next} cartes ou plus\u202f: vous en avez {held}"
         ),
         "refuse_discard_not_held": "Vous n'avez {no_cards}",
         "refuse_discard_choose": (
-            "Les deux défausses contiennent des cartes\u202f : dites laquelle, la défausse 1 ou la défausse 2"
+            "Les deux défausses contiennent des cartes\u202f: dites laquelle, la défausse 1 ou la défausse 2"
         ),
-        "refuse_discard_first_pile": "Les deux défausses sont vides\u202f : la première carte va sur la défausse 1",
+        "refuse_discard_first_pile": "Les deux défausses sont vides\u202f: la première carte va sur la défausse 1",
         "refuse_discard_start_pile": (
-            "{Pile} est vide\u202f : elle doit être commencée avant de réutiliser l'autre défausse"
+            "{Pile} est vide\u202f: elle doit être commencée avant de réutiliser l'autre défausse"
         ),
         "refuse_ninja_off": "Le pouvoir des Ninjas (V2) n'est pas joué dans cette partie",
-        "refuse_ninja_none": "Vous n'avez aucune figurine Ninja\u202f : poser une série de Ninjas vous en donne une",
+        "refuse_ninja_none": "Vous n'avez aucune figurine Ninja\u202f: poser une série de Ninjas vous en donne une",
         "refuse_ninja_stranger": "{target} ne joue pas dans cette partie",
         "refuse_ninja_own": "Un Ninja retire une carte de la série d'un adversaire, pas de la vôtre",
         "refuse_ninja_no_set": "{target} n'a pas de série {of_plural}",
         "refuse_reveal_no_card": (
-            "Vous n'avez pas de carte Mission {deck} à révéler\u202f : révélez la carte Mission {decks}"
+            "Vous n'avez pas de carte Mission {deck} à révéler\u202f: révélez la carte Mission {decks}"
         ),
         "cmd_draw": "pioche {n}",
         "cmd_take": "prendre {name}",
@@ -264,27 +264,27 @@ class French(Words):
         "cmd_discard_on": "défausser {name} sur défausse {n}",
         "cmd_ninja": "ninja {target} {name}",
         "cmd_reveal": "révéler mission {deck}",
-        "progress_scores": "Si la manche {round} s'arrêtait maintenant\u202f : {scores}.",
-        "progress_types": "La manche se termine quand un joueur a {need} types\u202f : {who} en a {have} sur {need}.",
+        "progress_scores": "Si la manche {round} s'arrêtait maintenant\u202f: {scores}.",
+        "progress_types": "La manche se termine quand un joueur a {need} types\u202f: {who} en a {have} sur {need}.",
         "progress_types/you": (
-            "La manche se termine quand un joueur a {need} types\u202f : vous en avez {have} sur {need}."
+            "La manche se termine quand un joueur a {need} types\u202f: vous en avez {have} sur {need}."
         ),
         "progress_other_ends": (
             "Elle se termine aussi quand les neuf types sont sur la table ({on_table} sur 9 maintenant) "
             "ou qu'une pioche est vide (encore {left1} et {left2})."
         ),
         "round_over": (
-            "La manche {round} est terminée\u202f : {scores}. Sa feuille de score est dans les scores ci-dessous."
+            "La manche {round} est terminée\u202f: {scores}. Sa feuille de score est dans les scores ci-dessous."
         ),
-        "ended_types": "La manche {round} s'est terminée\u202f : {who} avait des séries de {types} types différents.",
-        "ended_all_types": "La manche {round} s'est terminée\u202f : les neuf types étaient sur la table.",
-        "ended_draw_pile_empty": "La manche {round} s'est terminée\u202f : une pioche était vide.",
-        "board_pile": "{pile}\u202f : {cards}",
-        "board_ninjas": "Figurines Ninja\u202f : vous {mine}, réserve {supply}.",
+        "ended_types": "La manche {round} s'est terminée\u202f: {who} avait des séries de {types} types différents.",
+        "ended_all_types": "La manche {round} s'est terminée\u202f: les neuf types étaient sur la table.",
+        "ended_draw_pile_empty": "La manche {round} s'est terminée\u202f: une pioche était vide.",
+        "board_pile": "{pile}\u202f: {cards}",
+        "board_ninjas": "Figurines Ninja\u202f: vous {mine}, réserve {supply}.",
         "board_prefers": "préfère {choice}",
         "board_top": "{card} sur le dessus",
         "opt_rounds": "Manches",
-        "opt_rounds_standard": "Standard\u202f : 4, ou 3 avec les Missions pour l'Empire",
+        "opt_rounds_standard": "Standard\u202f: 4, ou 3 avec les Missions pour l'Empire",
         "opt_tasks": "Missions pour l'Empire (V1)",
         "opt_ninja": "Le pouvoir des Ninjas (V2)",
         "opt_tasks_off": "non jouées",
@@ -292,20 +292,20 @@ class French(Words):
         "opt_ninja_off": "non utilisé",
         "opt_ninja_on": "utilisé",
         "opt_first": "Premier joueur",
-        "opt_first_help": "le joueur qui débute la manche 1 (par défaut\u202f : la première place)",
+        "opt_first_help": "le joueur qui débute la manche 1 (par défaut\u202f: la première place)",
         "opt_decks": "Cartes Mission (avec les Missions pour l'Empire)",
         "opt_decks_help": (
             "Une ligne par pile de Missions, quatre types de cartes chacune. Remplacez-les pour jouer avec "
             "d'autres cartes Mission."
         ),
         "err_not_object": "les options doivent être un objet",
-        "err_unknown_option": "option inconnue\u202f : {key}",
+        "err_unknown_option": "option inconnue\u202f: {key}",
         "err_rounds": "une partie compte de 1 à {top} manches (R2)",
         "err_rounds_tasks": "avec les Missions pour l'Empire, une partie compte de 1 à {top} manches (R2)",
-        "err_table_lines": "le tableau des cartes Mission a trois lignes\u202f : A, B et C",
+        "err_table_lines": "le tableau des cartes Mission a trois lignes\u202f: A, B et C",
         "err_table_start": "la ligne {number} doit commencer par A:, B: ou C:",
         "err_table_twice": "les Missions {deck} figurent deux fois",
-        "err_table_type": "Missions {deck}\u202f : {name} n'est pas un type de carte ({known})",
+        "err_table_type": "Missions {deck}\u202f: {name} n'est pas un type de carte ({known})",
         "err_table_count": "les Missions {deck} doivent compter 4 types de cartes, pas {count}",
         "err_table_missing": "le tableau des cartes Mission n'a pas de ligne pour les Missions {decks}",
     }
