@@ -44,8 +44,8 @@ from it."""
 
 @bp.get("/play/<token>")
 def page(token: str) -> Any:
-    """The seat's page; for a move link, with that move ready to confirm. A browser (or a mail scanner) that
-    shows the page it has (``If-None-Match``) is answered 304 without a page when nothing on it changed."""
+    """The seat's page; for a move link, with that move ready to confirm. A client that asks again with the page's
+    ETag (``If-None-Match``: a mail scanner's second visit) is answered 304 without a page when nothing changed."""
     session, link = db.get_session(), tokens.link()
     flashes = "_flashes" in flask_session  # a page with a notice is shown once: never cached
     # what the page's forms hold beyond the database: the form secret the request came with
@@ -61,9 +61,10 @@ def page(token: str) -> Any:
 
 
 def _cached(response: Response, tag: str) -> Response:
-    """The page's ETag; the browser keeps the page but asks each time (``no-cache``), for itself only."""
+    """The page's ETag. The page shows a private hand, so it is still never stored (``no-store``): browsers ask
+    anew, and a client that revalidates what it fetched (a mail scanner's second visit) gets 304 without a page."""
     response.set_etag(tag)
-    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 

@@ -17,7 +17,7 @@ def tag_of(client: FlaskClient, token: str) -> str:
     """The page's ETag for ``client`` (whose session, once it has one, is part of it)."""
     client.get(f"/play/{token}")
     response = client.get(f"/play/{token}")
-    assert response.status_code == 200 and response.headers["Cache-Control"] == "private, no-cache"
+    assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     assert response.get_data(as_text=True).startswith("<!doctype html>")
     etag = response.headers["ETag"]
     assert etag
