@@ -1,13 +1,18 @@
-"""Command line: ``pbem db-upgrade``, ``create-game``, ``list-games``, ``links``, ``demo``."""
+"""Command line: ``pbem db-upgrade``, ``create-game``, ``list-games``, ``links``, ``demo``, ``send-mail``,
+``mail-in``, ``mail-check``, ``backup``, ``restore``, ``verify``, ``doctor`` and the rest (``pbem --help``)."""
 
 from __future__ import annotations
 
+import logging
+import sys
+import time
 from pathlib import Path
 
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 from flask_babel import gettext as _
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import col, select
 
 import engine
@@ -17,7 +22,9 @@ from .admin import doctor, maintenance
 from .core import checks, games, links, seats
 from .core.errors import ServiceError
 from .flows import games as game_flows
+from .mail import dns, sender
 from .mail.sender import send_due
+from .mail_in import imap, lmtp
 from .models import Game, utcnow
 from .scheduler import jobs
 
@@ -358,10 +365,6 @@ def demo(name: str | None, game_key: str) -> None:
 @with_appcontext
 def send_mail(loop: bool, interval: float) -> None:
     """Send the queued emails that are due, once or (--loop) every INTERVAL seconds."""
-    import time
-
-    from sqlalchemy.exc import SQLAlchemyError
-
     if not loop:
         try:
             click.echo(str(send_due()))
@@ -408,14 +411,6 @@ def mail_in_command(
     With SOURCE it exits 0 when the message was handled (applied, answered or ignored) and 75 (EX_TEMPFAIL) when
     it could not be (the database is unavailable): the mail server keeps it and tries again.
     """
-    import logging
-    import sys
-    import time
-
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from .mail_in import imap, lmtp
-
     if sum((source is not None, use_imap, listen is not None)) != 1:
         raise click.UsageError(_("give a file, - (standard input), --imap or --listen HOST:PORT"))
     if loop and not use_imap:
@@ -472,8 +467,6 @@ def mail_in_command(
 def mail_check() -> None:
     """Print the SPF, DKIM and DMARC records to publish for the configured domain and key, and what is missing in
     the configuration for mail both ways."""
-    from .mail import dns, sender
-
     signing = sender.signing(current_app.config)
     found, missing = dns.records(current_app.config, signing.key if signing else None)
     for record in found:
@@ -500,8 +493,6 @@ def create_admin(
     username: str, email: str | None, timezone: str | None, language: str | None, password_stdin: bool, reset: bool
 ) -> None:
     """Create an organiser account for the admin page (/admin); the password is asked for, never an argument."""
-    import sys
-
     if password_stdin:
         line: str = sys.stdin.readline()
         password = line.rstrip("\r\n")
