@@ -195,7 +195,9 @@ def test_a_daily_digest_tells_what_happened_once_a_day_to_seats_not_waited_on(fr
     # Bob plays; sara is waited on now. The next morning zoë hears of bob's turn, sara (her turn) of nothing.
     _play_from_page(friday, BOB, 1)
     friday.deliver()
-    tomorrow = now + timedelta(days=1)
+    # past zoë's next 08:00 and outside her quiet hours, whatever the hour the test runs at (`now` is 06:00 UTC,
+    # sara's 08:00, when the test runs between 06:00 and 08:00 UTC)
+    tomorrow = now + timedelta(days=1, hours=4)
     assert digest(app, tomorrow) == 1
     [sent] = friday.deliver()
     text = text_and_html(sent)[0]
