@@ -266,33 +266,23 @@ def _policy(values: dict[str, Any], errors: dict[str, str]) -> timing.Policy | N
 def create_game_from_form(*, session: Session, actor: Actor, new: NewGame, seed: int | None = None) -> Game:
     """Create a game from the new-game form (``flows.games.create`` queues the invitations); log who did it."""
     done = check_new_game(new)
+    common: dict[str, Any] = {
+        "session": session,
+        "name": done.name,
+        "seats": done.seats,
+        "game": done.rules.key,
+        "options": done.options,
+        "random_order": new.random_order,
+        "seed": seed,
+        "organiser_email": done.organiser_email,
+        "policy": done.policy,
+    }
     try:
         if done.invite:
-            game = invite_flows.create(
-                session=session,
-                name=done.name,
-                seats=done.seats,
-                game=done.rules.key,
-                options=done.options,
-                random_order=new.random_order,
-                seed=seed,
-                organiser_email=done.organiser_email,
-                policy=done.policy,
-                start_at=start_instant(done.start_by, actor.timezone) if done.start_by else None,
-                unanswered=done.unanswered,
-            )
+            start_at = start_instant(done.start_by, actor.timezone) if done.start_by else None
+            game = invite_flows.create(**common, start_at=start_at, unanswered=done.unanswered)
         else:
-            game = game_flows.create(
-                session=session,
-                name=done.name,
-                seats=done.seats,
-                game=done.rules.key,
-                options=done.options,
-                random_order=new.random_order,
-                seed=seed,
-                organiser_email=done.organiser_email,
-                policy=done.policy,
-            )
+            game = game_flows.create(**common)
     except InputErrors as exc:
         raise InputErrors(exc.errors) from None
     except ServiceError as exc:
