@@ -107,7 +107,10 @@ def _select_timezone() -> str:
 
 def use(lang: str | None, tz: str | None = None) -> None:
     """Speak ``lang`` (and show times in ``tz``) for the rest of this request: a seat's own language and zone."""
-    g.pbem_lang = language(lang)
+    chosen = language(lang)
+    if g.get("pbem_lang") == chosen and (not tz or g.get("pbem_tz") == tz):
+        return  # already spoken: Flask-Babel's locale stays as it was found
+    g.pbem_lang = chosen
     if tz:
         g.pbem_tz = tz
     refresh()

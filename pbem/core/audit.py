@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from .. import i18n
+from .. import db, i18n
 from ..i18n import StoredText
 from ..models import AdminAction, Game
 from ..timing import utc
@@ -74,8 +74,9 @@ def log_words(row: AdminAction) -> str:
     return i18n.words(_stored(row.key, row.params)) if row.key else row.detail
 
 
-def notice_words(row: AdminAction) -> str:
-    """What players are told of ``row``, in the language spoken now (a row stored as a sentence: as it is)."""
+def notice_words(row: Any) -> str:
+    """What players are told of ``row`` (an AdminAction, or a row of its columns), in the language spoken now (a
+    row stored as a sentence: as it is)."""
     if row.notice_key:
         return i18n.words(_stored(row.notice_key, row.params))
     return row.notice or ""
@@ -97,7 +98,14 @@ PRIVATE_NOTICES = ("change_email",)
 
 
 _NOTICES = (
-    select(AdminAction)
+    sa.select(
+        col(AdminAction.created_at),
+        col(AdminAction.action),
+        col(AdminAction.seat),
+        col(AdminAction.notice),
+        col(AdminAction.notice_key),
+        col(AdminAction.params),
+    )
     .where(
         col(AdminAction.game_id) == sa.bindparam("game_id"),
         col(AdminAction.created_at) > sa.bindparam("since"),
@@ -109,8 +117,8 @@ _NOTICES = (
 
 def actions_since(*, session: Session, game_id: int, since: datetime) -> list[AdminNotice]:
     """The organiser's actions on a game after ``since`` that concern its players, in plain words (the language
-    spoken now), oldest first."""
-    rows = session.exec(_NOTICES, params={"game_id": game_id, "since": utc(since)})
+    spoken now), oldest first (read as plain rows: every page asks)."""
+    rows = db.rows(session, _NOTICES, {"game_id": game_id, "since": utc(since)})
     return [
         AdminNotice(
             utc(r.created_at) or since, r.action, r.seat if r.action in PRIVATE_NOTICES else None, notice_words(r)

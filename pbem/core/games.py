@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import bindparam, func, insert, update
+from sqlalchemy import select as core_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
@@ -72,6 +73,40 @@ _EVENTS = (
     .order_by(col(MoveRecord.seq).desc())
     .limit(bindparam("limit"))
 )
+
+_LATEST = (
+    core_select(
+        col(MoveRecord.seq),
+        col(MoveRecord.seat),
+        col(MoveRecord.source),
+        col(MoveRecord.move),
+        col(MoveRecord.events),
+        col(MoveRecord.created_at),
+    )
+    .where(col(MoveRecord.game_id) == bindparam("game_id"))
+    .order_by(col(MoveRecord.seq).desc())
+    .limit(bindparam("limit"))
+)
+
+
+@dataclass(frozen=True)
+class Latest:
+    """The game's latest moves as rows (seq, seat, source, move, events, created_at), newest first, read once for
+    everything a page tells of them; ``complete`` when they are the whole log."""
+
+    rows: list[Any]
+    complete: bool
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Their engine events in order."""
+        return [event for row in reversed(self.rows) for event in row.events]
+
+
+def latest_moves(*, session: Session, game_id: int, limit: int) -> Latest:
+    """The game's latest ``limit`` moves, newest first."""
+    rows = db.rows(session, _LATEST, {"game_id": game_id, "limit": limit}).all()
+    return Latest(list(rows), len(rows) < limit)
 
 
 @dataclass

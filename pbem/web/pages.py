@@ -153,7 +153,8 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
     game, seats, seat = tokens.seat_rows()
     rules = games.rules_of(game)
     state = rules.from_json(game.state)
-    events = games.log_events(session=session, game_id=game.id or 0, limit=log_lines)
+    latest = None if log_lines is None else games.latest_moves(session=session, game_id=game.id or 0, limit=log_lines)
+    events = latest.events if latest is not None else games.log_events(session=session, game_id=game.id or 0)
     view = rules.player_view(state, seat.name, log=events)
     seen = list(view.get("log", ()))
     paused = game.paused_at is not None
@@ -184,7 +185,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
         page.progress = rules.progress(state, seat.name)
     page.said = said_at(session=session)
     page.headline = rules.headline(state, seat.name, seen)
-    page.recent = narrative.recent(session=session, game=game, seats=seats, seat=seat)
+    page.recent = narrative.recent(session=session, game=game, seats=seats, seat=seat, latest=latest, said=page.said)
     if link.purpose == links.MOVE and link.move is not None and not paused:
         page.pending = link.move
         decision = games.decision_of(rules, state, seat.name)

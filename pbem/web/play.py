@@ -237,9 +237,14 @@ def partial(key: str, name: str) -> str:
 def parts_of(key: str) -> dict[str, str]:
     """The partials the player's page includes: the header's words (head), what the game tells first of what just
     happened (news), the board and the scores; and the plain scores (default_scores), which the final ranking
-    already says. Jinja's template cache keeps the templates themselves."""
-    parts = {name: partial(key, f"{name}.html") for name in ("head", "news", "board", "scores")}
-    parts["default_scores"] = f"games/{DEFAULT}/scores.html"
+    already says. Looked up once per game (a game without its own partial would ask the loader on every page);
+    again on every page in debug mode, where templates may change."""
+    cache: dict[str, dict[str, str]] = current_app.extensions.setdefault("pbem_page_parts", {})
+    parts = cache.get(key)
+    if parts is None or current_app.debug:
+        parts = {name: partial(key, f"{name}.html") for name in ("head", "news", "board", "scores")}
+        parts["default_scores"] = f"games/{DEFAULT}/scores.html"
+        cache[key] = parts
     return parts
 
 
