@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from .. import db, i18n
 from ..i18n import StoredText

@@ -120,6 +120,14 @@ def said_at(*, session: Session) -> list[talk.Said]:
     return found
 
 
+def wait_of_seat(*, session: Session) -> Any:
+    """The request's seat's wait as its page shows it (``waits.deadline_of_seat``; read once per request)."""
+    if "pbem_wait" not in g:
+        game, _seats, seat = tokens.seat_rows()
+        g.pbem_wait = waits.deadline_of_seat(session, game.id or 0, seat.position)
+    return g.pbem_wait
+
+
 def page_tag(*, session: Session, extra: str = "") -> str:
     """The ETag of the request's seat page: a hash of everything the page is made from except the game's state,
     which the game's version stands for (the game's and seats' rows: version, pause, deadlines, every seat's
@@ -130,7 +138,7 @@ def page_tag(*, session: Session, extra: str = "") -> str:
     stored: str | None = g.get("pbem_page_tag")
     if stored is None:
         game, seats, seat = tokens.seat_rows()
-        wait = waits.deadline_of_seat(session, game.id or 0, seat.position)
+        wait = wait_of_seat(session=session)
         said = said_at(session=session)
         today = timing.local_date(utcnow(), timing.zone(seat.timezone))
         stored = g.pbem_page_tag = "\x1f".join(
@@ -176,7 +184,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
             seats=seats,
             me=seat,
             now=utcnow(),
-            wait=waits.deadline_of_seat(session, game.id or 0, seat.position),
+            wait=wait_of_seat(session=session),
         ),
     )
     if result is None:

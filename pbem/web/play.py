@@ -99,9 +99,8 @@ def make_move(token: str) -> Any:
                 message=message,
                 loaded=found,
             )
-            nonce = outcome.seats[link.seat].nonce
+            nonce, player = outcome.seats[link.seat].nonce, found.seat.name
             rules = outcome.rules  # read while the game is loaded: its options may name what the move did
-            done = _done_label(rules, outcome, found.seat.name, move)
     except AlreadyPlayed:
         made = pages.already_played(session=db.get_session(), link=link, decision=decision)
         text = _("Already played. %(made)s Here is the game as it is now.", made=made)
@@ -111,7 +110,8 @@ def make_move(token: str) -> Any:
         if not message:
             raise
         return _refused(exc, rules.describe_move(move))
-    flash(_("Done: %(move)s.", move=done), "done")
+    # named once the transaction is over: the game's write lock is not held while the label is worked out
+    flash(_("Done: %(move)s.", move=_done_label(rules, outcome, player, move)), "done")
     return _back(token if link.purpose == links.PERSONAL else links.personal_token(link.game_id, link.seat, nonce))
 
 
