@@ -140,7 +140,7 @@ def main() -> None:
                 with admin.connect() as conn:
                     conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
                 admin.dispose()
-    per_move, per_get, per_post = page_cpu.one_round(args.link_moves)
+    per_move, per_get, per_post, _gets = page_cpu.one_round(args.link_moves)
     print(
         f"by link (SQLite, bench/page_cpu.py): {per_move:.2f} ms CPU per move (page GET {per_get:.2f} ms, "
         f"move POST {per_post:.2f} ms)"

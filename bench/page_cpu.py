@@ -6,7 +6,10 @@ versions can be compared in a few minutes on a busy machine: three people with a
 on a fresh SQLite database through Flask's test client, as ``bench/web.py``'s players do (GET the page of the seat
 to act, press one of its move buttons, follow nothing). Only the CPU time of the requests counts
 (``time.process_time``); each round is a fresh database, and the lowest round is the one to compare (the others
-were slowed by the machine). Run it from each checkout: ``.venv/bin/python bench/page_cpu.py``.
+were slowed by the machine). After each round, ``bench/floor.py``'s app (the stack with no game) makes as many
+moves through the same test client at the round's mix of GETs per move, and the lowest round is also given as a
+multiple of that in-process floor (gunicorn and the sockets add the same to both, so ``bench/web.py`` beside
+``bench/floor.py`` gives a smaller multiple). Run it from each checkout: ``.venv/bin/python bench/page_cpu.py``.
 
 ``--late-page PLY``: a game advanced by bots to ``PLY`` decisions, and the CPU time of a GET of the page of the seat
 that must act, repeated (``--gets``), the lowest and the median printed; the profile's top entries with ``--profile``.
@@ -29,6 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import web  # bench/web.py: its game set-up and page parsing
 from flask import Flask
+from floor import CSRF as FLOOR_CSRF  # bench/floor.py: the stack with no game
+from floor import create_floor_app
 
 from pbem import create_app, db
 
@@ -55,8 +60,9 @@ def _app(folder: str) -> Flask:
 
 def one_round(
     moves: int, game_key: str = web.DEFAULT_GAME, games: int = 6, profile: bool = False
-) -> tuple[float, float, float]:
-    """(CPU ms per move, per page GET, per move POST) over ``moves`` moves on a fresh database."""
+) -> tuple[float, float, float, float]:
+    """(CPU ms per move, per page GET, per move POST, page GETs per move) over ``moves`` moves on a fresh
+    database."""
     with tempfile.TemporaryDirectory() as folder:
         app = _app(folder)
         ids = [web.create_active(app, f"Bench {i}", 10_000 + i, game_key) for i in range(games)]
@@ -130,7 +136,32 @@ def one_round(
             pstats.Stats(profiler).sort_stats(os.environ.get("PROFILE_SORT", "tottime")).print_stats(top)
         posts = max(1, count["post"])
         total = (spent["get"] + spent["post"]) / posts
-        return total * 1000, spent["get"] / max(1, count["get"]) * 1000, spent["post"] / posts * 1000
+        per_get = spent["get"] / max(1, count["get"]) * 1000
+        return total * 1000, per_get, spent["post"] / posts * 1000, count["get"] / posts
+
+
+def floor_round(moves: int, gets_per_move: float) -> float:
+    """CPU ms per move of ``bench/floor.py``'s app (the stack with no game) through the same test client, at the
+    game round's mix of page GETs per move: the in-process floor to read a round's figure against."""
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["FLOOR_DATABASE"] = f"{folder}/floor.sqlite3"
+        client = create_floor_app().test_client()
+        spent, gets, games = 0.0, 0, 6
+        for n in range(moves + games):  # the first round of games warms up: template and statements compiled
+            game = n % games
+            t0 = time.process_time()
+            page = client.get(f"/g/{game}").get_data(as_text=True)
+            gets += 1
+            while gets < gets_per_move * (n + 1):
+                page = client.get(f"/g/{game}").get_data(as_text=True)
+                gets += 1
+            token = FLOOR_CSRF.search(page)
+            posted = client.post(f"/g/{game}", data={"csrf_token": token[1] if token else "", "do": "draw"})
+            if posted.status_code != 303:
+                raise SystemExit("the floor app did not take a move")
+            if n >= games:
+                spent += time.process_time() - t0
+        return 1000 * spent / moves
 
 
 def late_page(game_key: str, ply: int, gets: int, profile: bool) -> None:
@@ -182,12 +213,20 @@ def main() -> None:
         late_page(args.game, args.late_page, args.gets, args.profile)
         return
     results = []
+    floors = []
     for n in range(args.rounds):
-        per_move, per_get, per_post = one_round(args.moves, args.game, profile=args.profile and n == 0)
+        per_move, per_get, per_post, gets = one_round(args.moves, args.game, profile=args.profile and n == 0)
         results.append((per_move, per_get, per_post))
-        print(f"round {n + 1}: {per_move:.2f} ms CPU per move (page GET {per_get:.2f} ms, move POST {per_post:.2f} ms)")
-    best = min(results)
-    print(f"lowest: {best[0]:.2f} ms CPU per move (page GET {best[1]:.2f} ms, move POST {best[2]:.2f} ms)")
+        floors.append(floor_round(args.moves, gets))
+        print(
+            f"round {n + 1}: {per_move:.2f} ms CPU per move (page GET {per_get:.2f} ms, move POST {per_post:.2f} ms); "
+            f"floor {floors[-1]:.2f} ms at {gets:.2f} GETs per move"
+        )
+    best, floor = min(results), min(floors)
+    print(
+        f"lowest: {best[0]:.2f} ms CPU per move (page GET {best[1]:.2f} ms, move POST {best[2]:.2f} ms); "
+        f"floor {floor:.2f} ms; {best[0] / floor:.1f}x the floor in-process"
+    )
 
 
 if __name__ == "__main__":
