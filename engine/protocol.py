@@ -343,8 +343,9 @@ class Game:
         return {}
 
     def page_texts(self, view: Mapping[str, Any], viewer: str) -> Mapping[str, Any]:
-        """The texts of ``viewer``'s page made from ``view`` (``player_view``), in this game's language, built once
-        per page for the game's templates (``texts``), so that they show finished words and translate nothing.
+        """The texts of ``viewer``'s page and emails made from ``view`` (``player_view``; the organiser's board: from
+        ``organiser_view``, ``viewer`` ''), in this game's language, built once per page or email for the game's
+        templates (``texts``), so that they show finished words and translate none of the game's words.
         Default: nothing (the game's templates make their texts themselves)."""
         return {}
 

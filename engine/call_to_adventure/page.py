@@ -1,10 +1,11 @@
-"""The texts of a Call to Adventure player's page, built once per page from the player view in the game's words.
+"""The texts of a Call to Adventure view in the game's words: a player's page, their emails, the organiser's board.
 
-A page shows each card with its kind, Act, the abilities its runes test, its icons and each path's rewards, and
-the viewer's odds: put into words here, once per page, from the engine's own words (``Words``: icons, card
-types, marks) and the few page sentences below, so that the templates (``templates/games/call-to-adventure/``)
-show finished texts and translate nothing. ``texts(view, words)`` is what ``CallToAdventure.page_texts`` gives
-(the protocol's ``Game.page_texts``). Pure: no gettext, no request.
+A page or an email shows each card with its kind, Act, the abilities its runes test, its icons and each path's
+rewards, the reader's odds, the runes cast, the Stories' icons and at the end the Destiny scores part by part: put
+into words here, once per page or email, from the engine's own words (``Words``: icons, card types, marks) and the
+few sentences below, so that the templates (``templates/games/call-to-adventure/``) show finished texts and
+translate none of the game's words. ``texts(view, words)`` is what ``CallToAdventure.page_texts`` gives (the
+protocol's ``Game.page_texts``). Pure: no gettext, no request.
 """
 
 from __future__ import annotations
@@ -23,7 +24,15 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "side_top": "top path",
         "side_bottom": "bottom path",
         "side_only": "path",
-        "label": "{label}:",
+        "colon": ":",
+        "score": "Destiny score",
+        "breakdown_triumph": "Triumph",
+        "breakdown_tragedy": "Tragedy",
+        "breakdown_icon_sets": "Sets of story icons",
+        "breakdown_cards_played": "Hero and Antihero cards played",
+        "breakdown_experience": "Experience left",
+        "breakdown_track": "Corruption track",
+        "breakdown_destiny": "Destiny",
         "your_chance": "Your chance: {odds}",
         "ally_under": "Ally under it: {ally} (+1 difficulty on both paths)",
         "act": "Act {act}",
@@ -56,7 +65,15 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "side_top": "bovenste pad",
         "side_bottom": "onderste pad",
         "side_only": "pad",
-        "label": "{label}:",
+        "colon": ":",
+        "score": "Score van de Bestemming",
+        "breakdown_triumph": "Triomf",
+        "breakdown_tragedy": "Tragedie",
+        "breakdown_icon_sets": "Sets van verhaaliconen",
+        "breakdown_cards_played": "Gespeelde Helden- en Antiheldkaarten",
+        "breakdown_experience": "Overgebleven ervaring",
+        "breakdown_track": "Verdorvenheidsspoor",
+        "breakdown_destiny": "Bestemming",
         "your_chance": "Je kans: {odds}",
         "ally_under": "Bondgenoot eronder: {ally} (+1 moeilijkheid op beide paden)",
         "act": "Akte {act}",
@@ -83,15 +100,23 @@ PAGE_TEXTS: dict[str, dict[str, str]] = {
         "with_dark": "met {num} duistere runen",
     },
     "fr": {
-        "tests": "Runes d'aptitude : {abilities}",
+        "tests": "Runes d'aptitude\u202f: {abilities}",
         "harder": "plus difficile",
         "no_reward": "aucune récompense",
         "side_top": "voie du haut",
         "side_bottom": "voie du bas",
         "side_only": "voie",
-        "label": "{label} :",
-        "your_chance": "Vos chances : {odds}",
-        "ally_under": "Allié dessous : {ally} (+1 de difficulté sur les deux voies)",
+        "colon": "\u202f:",
+        "score": "Score de Destinée",
+        "breakdown_triumph": "Triomphe",
+        "breakdown_tragedy": "Tragédie",
+        "breakdown_icon_sets": "Séries d'icônes d'histoire",
+        "breakdown_cards_played": "Cartes Héros et Antihéros jouées",
+        "breakdown_experience": "Expérience restante",
+        "breakdown_track": "Piste de corruption",
+        "breakdown_destiny": "Destinée",
+        "your_chance": "Vos chances\u202f: {odds}",
+        "ally_under": "Allié dessous\u202f: {ally} (+1 de difficulté sur les deux voies)",
         "act": "Acte {act}",
         "rune_core": "rune de base",
         "rune_dark": "rune sombre",
@@ -122,6 +147,10 @@ REWARDS = ("triumph", "tragedy", "virtue", "corruption", "hero", "antihero", "ex
 """A path's rewards in the order a page lists them."""
 NO_ICONS_SHOWN = ("challenge", "adversary", "trait")
 """Card types whose icons a page does not list under the name (they come with a path)."""
+BREAKDOWN = ("triumph", "tragedy", "icon_sets", "cards_played", "experience", "track", "destiny")
+"""The parts of a Destiny score (A10) in the order a breakdown lists them (the view's ``breakdown`` keys)."""
+SIDES = ("top", "bottom", "only")
+"""A card's paths."""
 
 
 class PageWords:
@@ -156,8 +185,8 @@ class PageWords:
         return self.say("act", act=ROMAN[number - 1] if number in (1, 2, 3) else number)
 
     def label(self, text: str) -> str:
-        """ "Origin:" as the language writes it (French puts a space before the colon)."""
-        return self.say("label", label=text)
+        """ "Origin:" as the language writes it (French puts a narrow space before the colon)."""
+        return text + self.say("colon")
 
     def rewards(self, path: Mapping[str, Any]) -> str:
         """A path's rewards: "Strength, Nature · 2 Triumph · 1 virtue · harder"."""
@@ -182,14 +211,17 @@ class PageWords:
 
 
 def card_texts(w: PageWords, card: Mapping[str, Any]) -> dict[str, Any]:
-    """One card's texts: ``kind`` (with its Act), ``tests`` (the abilities its runes test), ``icons`` and each
-    path's ``label`` and ``rewards``."""
-    kind = w.kind(card["type"]) + (f" · {w.act(card['act'])}" if card.get("act") else "")
+    """One card's texts: ``kind`` (with its Act; apart: ``type`` and ``act``), ``tests`` (the abilities its runes
+    test), ``icons`` and each path's ``label`` and ``rewards``."""
+    act = w.act(card["act"]) if card.get("act") else ""
+    kind = w.kind(card["type"]) + (f" · {act}" if act else "")
     icons = ""
     if not card.get("abilities") and card.get("icons") and card["type"] not in NO_ICONS_SHOWN:
         icons = w.icons(card["icons"])
     return {
         "kind": kind,
+        "type": w.kind(card["type"]),
+        "act": act,
         "tests": w.say("tests", abilities=w.icons(card["abilities"])) if card.get("abilities") else "",
         "icons": icons,
         "icon_list": w.icons(card["icons"]) if card.get("icons") else "",
@@ -211,9 +243,11 @@ def odds_texts(w: PageWords, odds: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def texts(view: Mapping[str, Any], words: Words) -> dict[str, Any]:
-    """Every text of a player's page that is made from the view, each built once: ``cards`` (by id),
-    ``odds`` (by id and path), ``acts``, ``kinds`` (of the characters), ``runes`` (of the attempt under way),
-    ``story_icons`` (by player), ``ally_under`` (by challenge id) and ``labels`` (the character kinds with a colon)."""
+    """Every text of a player's page, emails and the organiser's board that is made from the view, each built
+    once: ``cards`` (by id), ``odds`` (by id and path), ``acts``, ``act_now`` (the latest Act face up), ``kinds``
+    (of the characters), ``labels`` (those with a colon), ``sides`` (of a card's paths), ``runes`` (of the attempt
+    under way), ``story_icons`` and ``experience`` (by player), ``ally_under`` (by challenge id), ``breakdown`` (a
+    Destiny score's parts by key, in order), ``score`` ("Destiny score") and ``colon`` (after a label: ":")."""
     w = PageWords(words)
     cards = view.get("cards", {})
     players = view.get("players", {})
@@ -223,19 +257,26 @@ def texts(view: Mapping[str, Any], words: Words) -> dict[str, Any]:
         for name, p in players.items()
     }
     under = view.get("allies_under", {})
+    face_up = sum(1 for row in view.get("rows", ()) if not isinstance(row, Mapping))
     return {
         "cards": {cid: card_texts(w, card) for cid, card in cards.items()},
         "odds": {
             cid: {key: odds_texts(w, o) for key, o in paths.items()} for cid, paths in view.get("odds", {}).items()
         },
         "acts": {n: w.act(n) for n in (1, 2, 3)},
+        "act_now": w.act(max(face_up, 1)),
         "kinds": {k: w.kind(k) for k in ("origin", "motivation", "destiny")},
         "labels": {k: w.label(w.kind(k)) for k in ("origin", "motivation", "destiny")},
+        "sides": {s: w.say(f"side_{s}") for s in SIDES},
         "runes": [
             {"kind": w.rune(r), "mark": w.mark(r["mark"]) if r.get("mark") else ""} for r in attempt.get("runes", ())
         ],
         "story_icons": counted,
+        "experience": {name: w.say("experience", num=p.get("experience", 0)) for name, p in players.items()},
         "ally_under": {
             cid: w.say("ally_under", ally=cards[ally]["name"]) for cid, ally in under.items() if ally in cards
         },
+        "breakdown": {k: w.say(f"breakdown_{k}") for k in BREAKDOWN},
+        "score": w.say("score"),
+        "colon": w.say("colon"),
     }

@@ -3,8 +3,9 @@
 Emails know a game only through its protocol (``games.rules_of``): the decision's prompt, the narrative, the
 progress lines, the choices' labels, milestones, the result and the record. What a game shows of itself comes
 from its template folder (``templates/games/<key>/board_email.*``, ``milestone.*``, ``result.*`` …, with plain
-fallbacks in ``templates/games/_default/``), rendered from ``player_view``: the recipient sees only what the game
-lets them see. Every email to a seat threads under one root Message-ID per game and seat and carries RFC 8058
+fallbacks in ``templates/games/_default/``), rendered from ``player_view`` and the texts the game makes from it
+(``page_texts``: its own words, which no template translates): the recipient sees only what the game lets them
+see. Every email to a seat threads under one root Message-ID per game and seat and carries RFC 8058
 one-click unsubscribe headers.
 """
 
@@ -185,9 +186,12 @@ def _base(game: Game, seats: Sequence[Seat], seat: Seat) -> dict[str, Any]:
     }
 
 
-def _view(game: Game, state: Any, seat: Seat) -> dict[str, Any]:
-    """What the seat's player may see of the game (its ``player_view``)."""
-    return games.rules_of(game).player_view(state, seat.name)
+def _view_and_texts(game: Game, state: Any, seat: Seat) -> dict[str, Any]:
+    """What the seat's player may see of the game (``view``: its ``player_view``) and the texts the game makes
+    from it (``texts``: its ``page_texts``, the game's words in the language spoken now)."""
+    rules = games.rules_of(game)
+    view = rules.player_view(state, seat.name)
+    return {"view": view, "texts": rules.page_texts(view, seat.name)}
 
 
 def option_lines(game: Game) -> list[dict[str, str]]:
@@ -207,7 +211,7 @@ def stage(game: Game, state: Any, seat: Seat) -> str:
     for a game whose subject says nothing more."""
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
-    heading = partial(rules.key, "turn_subject.txt").render(view=_view(game, state, seat), decision=decision)
+    heading = partial(rules.key, "turn_subject.txt").render(**_view_and_texts(game, state, seat), decision=decision)
     return " · ".join([p.strip() for p in heading.split(" · ") if p.strip()][:-1])
 
 
@@ -228,7 +232,7 @@ def invitation(
     context = _base(game, seats, seat)
     start_at = timing.utc(game.start_at)
     context |= {
-        "view": _view(game, state, seat),
+        **_view_and_texts(game, state, seat),
         "options": option_lines(game),
         "commitment": records.commitment(game.seed),
         "link_days": current_app.config["PERSONAL_LINK_DAYS"],
@@ -291,7 +295,7 @@ def turn_subject(game: Game, state: Any, seat: Seat, reminder: int | None = None
     (``turn_subject.txt``: parts apart by " · ", the reminder goes before the last one)."""
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
-    heading = partial(rules.key, "turn_subject.txt").render(view=_view(game, state, seat), decision=decision)
+    heading = partial(rules.key, "turn_subject.txt").render(**_view_and_texts(game, state, seat), decision=decision)
     parts = [p.strip() for p in heading.split(" · ") if p.strip()] or [_("Your turn")]
     if reminder:
         parts.insert(len(parts) - 1, _("Reminder %(number)s", number=reminder))
@@ -320,7 +324,7 @@ def turn(
     rules = games.rules_of(game)
     decision = games.decision_of(rules, state, seat.name)
     context = _base(game, seats, seat) | {
-        "view": _view(game, state, seat),
+        **_view_and_texts(game, state, seat),
         "decision": decision,
         "story": story,
         "progress": rules.progress(state, seat.name),
@@ -368,7 +372,7 @@ def milestone_sheet(
 ) -> Email:
     """The email of one or more milestones (a stage of the game scored …): for each, its title and the game's
     ``milestone.*`` sheet of its data."""
-    context = _base(game, seats, seat) | {"view": _view(game, state, seat), "sheets": list(milestones)}
+    context = _base(game, seats, seat) | _view_and_texts(game, state, seat) | {"sheets": list(milestones)}
     text, html = render("milestone", **context)
     headers = seat_headers(game, seat, root=False)
     title = " · ".join(m.title for m in milestones)
@@ -395,7 +399,7 @@ def game_over(
     if result is None:
         raise ValueError(f"game {game.id} is not over")
     context = _base(game, seats, seat) | {
-        "view": _view(game, state, seat),
+        **_view_and_texts(game, state, seat),
         "result": result,
         "ranking": ranking(result),
         "winners": list(result.winners),

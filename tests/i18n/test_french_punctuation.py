@@ -1,5 +1,5 @@
 """French punctuation, everywhere a French reader sees it: a narrow no-break space (U+202F) before : ; ? and !,
-in the server's French catalog and in each game's French words (the engine's own)."""
+in the server's French catalog and in each game's French words (the engine's own, its page texts included)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
+from engine.call_to_adventure import page as adventure_page
 from engine.call_to_adventure import words_fr as adventure_fr
 from engine.call_to_glory import words_fr as glory_fr
 from pbem import i18n
@@ -69,6 +70,13 @@ def test_each_games_french_words_put_a_narrow_space_before_double_marks(module: 
     texts = list(_engine_texts(module))
     assert len(texts) > 100, "the words were found"
     assert _wrong(iter(texts)) == []
+
+
+def test_call_to_adventures_french_page_texts_put_a_narrow_space_before_double_marks() -> None:
+    texts = list(adventure_page.PAGE_TEXTS["fr"].items())
+    assert len(texts) > 30, "the page texts were found"
+    assert _wrong(iter(texts)) == []
+    assert adventure_page.PAGE_TEXTS["fr"]["colon"] == "\u202f:"
 
 
 def test_the_french_catalog_puts_a_narrow_space_before_double_marks() -> None:

@@ -228,7 +228,8 @@ def partials(app: Flask, table: Table, position: int, *names: str, **extra: Any)
     """The game's email partials ``names`` alone, rendered as the email composer does for the seat, in its
     language (so nothing the engine itself words is in them)."""
     with seat_scene(app, table, position) as (game, seats, seat, state):
-        context = compose._base(game, seats, seat) | {"view": RULES.player_view(state, seat.name)}
+        view = RULES.player_view(state, seat.name)
+        context = compose._base(game, seats, seat) | {"view": view, "texts": RULES.page_texts(view, seat.name)}
         context |= {"decision": games.decision_of(RULES, state, seat.name)} | extra
         return [compose.partial(KEY, name).render(context) for name in names]
 
