@@ -394,8 +394,7 @@ def _main_takes(state: State, p: Player) -> list[Move]:
     """The traits and challenges open to ``p`` as their main action now (A4): the row cards ``_may_take``
     accepts (``verify_trait`` and ``verify_attempt`` after their checks of the turn and the step, which hold
     here: ``p`` is the player to move, in the main step). The rows of an Act closed to ``p``, and every row while
-    the Adversary must be faced, are refused by ``_may_take`` for all their cards alike: asked once per row; in
-    an open row it accepts every challenge and adversary, and each trait whose prerequisite ``p`` ``meets``."""
+    the Adversary must be faced, are refused by ``_may_take`` for all their cards alike: asked once per row."""
     name = p.name
     table = state.cards.cards
     out: list[Move] = []
@@ -418,9 +417,9 @@ def _main_takes(state: State, p: Player) -> list[Move]:
                 pre = card.prerequisite
                 if seen is None and pre is not None and pre["kind"] == "icon":
                     seen = icons(state.cards, p)
-                if meets(state, p, card, seen):
+                if _take_refusal(state, p, a, card, "trait", seen) is None:
                     out.append(Move(name, "trait", c))
-            elif kind in ("challenge", "adversary"):
+            elif kind in ("challenge", "adversary") and _take_refusal(state, p, a, card, "attempt") is None:
                 out.append(Move(name, "attempt", card=c, path="top"))
                 if len(card.paths) > 1:
                     out.append(Move(name, "attempt", card=c, path="bottom"))
@@ -985,12 +984,6 @@ def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     getattr(_Do, move.do)(state, p, move, events)
 
 
-def _accepted(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
-    """``apply`` for a step of a compound move whose ``verify_*`` has already accepted it: not checked again."""
-    p.decided += 1
-    getattr(_Do, move.do)(state, p, move, events)
-
-
 def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
     state.current = seat
     state.turn += 1
@@ -1360,10 +1353,10 @@ class _Do:
         p.decided -= 1  # each step counts as the decision it is
         dark = int(move.dark or 0)
         _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
-        _accepted(state, p, Move(p.name, "attempt", card=move.card, path=move.path), events)
+        apply(state, Move(p.name, "attempt", card=move.card, path=move.path), events)
         for _ in range(dark):
-            _accepted(state, p, Move(p.name, "dark"), events)
-        _accepted(state, p, Move(p.name, "cast"), events)
+            apply(state, Move(p.name, "dark"), events)
+        apply(state, Move(p.name, "cast"), events)
 
     @staticmethod
     def end(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
