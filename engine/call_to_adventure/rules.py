@@ -361,7 +361,7 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
         if card.timing in timings and card.effect is not None and _may_play(state, p, card):
             # _playable holds for this card (in hand, its kind allowed, its timing now): each variant's values
             for m in _effect_variants(state, p, c, "play", card.effect):
-                if _ok(_effect_body, state, p, m):
+                if _variant_fits(state, p, m, card.effect):
                     out.append(m)
                     if first:
                         return out
@@ -376,10 +376,18 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
     return out
 
 
-def _effect_body(state: State, p: Player, move: Move) -> None:
-    effect = state.cards.cards[move.card or ""].effect
-    assert effect is not None
-    _verify_effect(state, p, move, effect, "A8")
+def _variant_fits(state: State, p: Player, move: Move, effect: dict[str, Any]) -> bool:
+    """Whether ``_verify_effect`` accepts a move of ``_effect_variants`` (its fields are those the effect uses,
+    its target a player, its row card in a face-up row): the checks left, without building refusals."""
+    kind = effect["kind"]
+    if kind == "recast":
+        return bool(move.runes)  # none while no rune is cast, or when no rune may be cast again
+    if kind == "peek":
+        return bool(state.decks[f"act{move.act}"])
+    if kind == "free_dark":
+        a = state.attempt
+        return a is not None and a.dark < 3 and state.cards.track[p.level].dark
+    return True
 
 
 def _ok(body: Callable[[State, Player, Move], None], state: State, p: Player, move: Move) -> bool:
@@ -417,9 +425,9 @@ def _main_takes(state: State, p: Player) -> list[Move]:
                 pre = card.prerequisite
                 if seen is None and pre is not None and pre["kind"] == "icon":
                     seen = icons(state.cards, p)
-                if _take_refusal(state, p, a, card, "trait", seen) is None:
+                if meets(state, p, card, seen):  # all _take_refusal still asks in an open Act
                     out.append(Move(name, "trait", c))
-            elif kind in ("challenge", "adversary") and _take_refusal(state, p, a, card, "attempt") is None:
+            elif kind in ("challenge", "adversary"):
                 out.append(Move(name, "attempt", card=c, path="top"))
                 if len(card.paths) > 1:
                     out.append(Move(name, "attempt", card=c, path="bottom"))
@@ -494,6 +502,7 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
     if state.current != state.index(player):
         return []
     out = _candidates(state, p)
+    state.listed = (player, out)
     return out if only is None else [m for m in out if m.do == only]
 
 
@@ -978,8 +987,14 @@ def why_not(state: State, move: Move) -> IllegalMove | None:
 
 
 def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
-    """Apply a legal move in place; anything else raises IllegalMove and changes nothing."""
-    p = verify(state, move)
+    """Apply a legal move in place; anything else raises IllegalMove and changes nothing. A move among those
+    ``legal_moves`` listed for this state is not verified again."""
+    listed = state.listed
+    if listed is not None and listed[0] == move.player and move in listed[1]:
+        p = state.ps[state.index(move.player)]
+    else:
+        p = verify(state, move)
+    state.listed = None
     p.decided += 1
     getattr(_Do, move.do)(state, p, move, events)
 
