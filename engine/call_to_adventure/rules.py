@@ -361,7 +361,7 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
         if card.timing in timings and card.effect is not None and _may_play(state, p, card):
             # _playable holds for this card (in hand, its kind allowed, its timing now): each variant's values
             for m in _effect_variants(state, p, c, "play", card.effect):
-                if _variant_fits(state, p, m, card.effect):
+                if _ok(_effect_body, state, p, m):
                     out.append(m)
                     if first:
                         return out
@@ -376,18 +376,10 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
     return out
 
 
-def _variant_fits(state: State, p: Player, move: Move, effect: dict[str, Any]) -> bool:
-    """Whether ``_verify_effect`` accepts a move of ``_effect_variants`` (its fields are those the effect uses,
-    its target a player, its row card in a face-up row): the checks left, without building refusals."""
-    kind = effect["kind"]
-    if kind == "recast":
-        return bool(move.runes)  # none while no rune is cast, or when no rune may be cast again
-    if kind == "peek":
-        return bool(state.decks[f"act{move.act}"])
-    if kind == "free_dark":
-        a = state.attempt
-        return a is not None and a.dark < 3 and state.cards.track[p.level].dark
-    return True
+def _effect_body(state: State, p: Player, move: Move) -> None:
+    effect = state.cards.cards[move.card or ""].effect
+    assert effect is not None
+    _verify_effect(state, p, move, effect, "A8")
 
 
 def _ok(body: Callable[[State, Player, Move], None], state: State, p: Player, move: Move) -> bool:
