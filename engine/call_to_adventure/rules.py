@@ -417,9 +417,9 @@ def _main_takes(state: State, p: Player) -> list[Move]:
                 pre = card.prerequisite
                 if seen is None and pre is not None and pre["kind"] == "icon":
                     seen = icons(state.cards, p)
-                if _take_refusal(state, p, a, card, "trait", seen) is None:
+                if meets(state, p, card, seen):  # all _take_refusal still asks in an open Act
                     out.append(Move(name, "trait", c))
-            elif kind in ("challenge", "adversary") and _take_refusal(state, p, a, card, "attempt") is None:
+            elif kind in ("challenge", "adversary"):
                 out.append(Move(name, "attempt", card=c, path="top"))
                 if len(card.paths) > 1:
                     out.append(Move(name, "attempt", card=c, path="bottom"))
@@ -494,6 +494,7 @@ def legal_moves(state: State, player: str, only: str | None = None) -> list[Move
     if state.current != state.index(player):
         return []
     out = _candidates(state, p)
+    state.listed = (player, out)
     return out if only is None else [m for m in out if m.do == only]
 
 
@@ -978,8 +979,14 @@ def why_not(state: State, move: Move) -> IllegalMove | None:
 
 
 def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
-    """Apply a legal move in place; anything else raises IllegalMove and changes nothing."""
-    p = verify(state, move)
+    """Apply a legal move in place; anything else raises IllegalMove and changes nothing. A move among those
+    ``legal_moves`` listed for this state is not verified again."""
+    listed = state.listed
+    if listed is not None and listed[0] == move.player and move in listed[1]:
+        p = state.ps[state.index(move.player)]
+    else:
+        p = verify(state, move)
+    state.listed = None
     p.decided += 1
     getattr(_Do, move.do)(state, p, move, events)
 

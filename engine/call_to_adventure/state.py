@@ -133,6 +133,8 @@ class State:
     scores: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
     ended_by: str | None = None
+    listed: tuple[str, list[Any]] | None = field(default=None, init=False, compare=False, repr=False)
+    """The last moves ``legal_moves`` listed and whose they are, until the next ``apply`` (never copied or saved)."""
 
     @property
     def n(self) -> int:
