@@ -120,3 +120,28 @@ def test_a_finished_game_shows_every_destiny_and_the_scores(
         assert p.destiny and view["cards"][p.destiny]["name"] in text
     assert "Destiny score" in text and 'class="cta-breakdown"' in page
     _no_ids(text, state)
+
+
+def test_a_coop_games_adversary_is_shown_to_the_organiser_and_the_players(
+    app: Flask, client: FlaskClient, admin_client: FlaskClient, organiser: admin.Actor
+) -> None:
+    specs = [games.SeatSpec("Ann", email="ann@example.com"), games.SeatSpec("Bot 1", kind="heuristic")]
+    with app.app_context(), db.write_session() as session:
+        created = flows.games.create(
+            session=session, name="Co-op", seats=specs, game=GAME, options={"coop": True}, seed=5
+        )
+        table = Table(app, created.id or 0)
+    _play_on(app, table, organiser, 4)
+    state = state_of(table)
+    assert state.status == "playing" and state.adversary is not None
+    view = RULES.organiser_view(state)
+    adversary = view["adversary"]
+    board = admin_client.get(f"/admin/games/{table.game_id}").text
+    page = client.get(f"/play/{table.personal(0)}").text
+    for document, section in ((board, 'id="admin-adversary"'), (page, 'id="adversary"')):
+        part = html.unescape(document.split(section, 1)[1].split("</section>", 1)[0])
+        assert "The Adversary" in part
+        assert f"Experience of the Adversary: {adversary['experience']} of {adversary['goal']}." in part
+        for card in (adversary["card"], adversary["quest"]):
+            assert view["cards"][card]["name"] in part
+    assert "<h3>The Adversary</h3>" in board and "<h2>The Adversary</h2>" in page
