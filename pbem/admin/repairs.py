@@ -20,7 +20,7 @@ from ..core.errors import AlreadyPlayed, NotNow, ServiceError
 from ..flows import games as game_flows
 from ..flows import play
 from ..flows import seats as seat_flows
-from ..i18n import N_, Np_
+from ..i18n import N_, Np_, StoredText
 from ..i18n import stored as said
 from ..models import OutboxEmail
 from .common import MAX_REASON, Actor, now_or, running, seat_at
@@ -181,21 +181,24 @@ def hand_seat(
     return message
 
 
+def _reason(reason: str) -> str:
+    """The organiser's reason as typed ('' for none), checked like any text they give."""
+    return check_text(reason, i18n.text(N_("the reason")), MAX_REASON) if reason.strip() else ""
+
+
+def _with_reason(why: str, plain: str, with_why: str) -> StoredText:
+    """The words ``with_why`` (its ``%(reason)s`` filled in) for a reason given, else ``plain``: stored as codes."""
+    return said(with_why, reason=why) if why else said(plain)
+
+
 def pause_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
     """Pause a running game: moves are refused and no reminders or deadlines run until it is resumed."""
     game = running(session, game_id)
-    why = check_text(reason, i18n.text(N_("the reason")), MAX_REASON) if reason.strip() else ""
-    if why:
-        told = said(N_("The organiser paused it: %(reason)s."), reason=why)
-        logged = said(N_("paused the game: %(reason)s"), reason=why)
-    else:
-        told, logged = said(N_("The organiser paused it.")), said(N_("paused the game"))
+    why = _reason(reason)
+    told = _with_reason(why, N_("The organiser paused it."), N_("The organiser paused it: %(reason)s."))
     game_flows.pause(session=session, game_id=game_id, reason=told, now=now_or(now))
-    notice = (
-        said(N_("The organiser paused the game: %(reason)s."), reason=why)
-        if why
-        else said(N_("The organiser paused the game."))
-    )
+    logged = _with_reason(why, N_("paused the game"), N_("paused the game: %(reason)s"))
+    notice = _with_reason(why, N_("The organiser paused the game."), N_("The organiser paused the game: %(reason)s."))
     audit.log_action(session, game, actor, "pause", logged, notice)
     return _("The game is paused.")
 
@@ -336,17 +339,16 @@ def retry_dead_emails(*, session: Session, game_id: int, actor: Actor, now: date
 def abort_game(*, session: Session, game_id: int, actor: Actor, reason: str = "", now: datetime | None = None) -> str:
     """Stop a game for good: no more moves, reminders or deadlines; it stays readable."""
     game = running(session, game_id, unpaused=False)
-    why = check_text(reason, i18n.text(N_("the reason")), MAX_REASON) if reason.strip() else ""
-    if why:
-        told = said(N_("The organiser ended the game early: %(reason)s."), reason=why)
-        logged = said(N_("aborted the game: %(reason)s"), reason=why)
-    else:
-        told, logged = said(N_("The organiser ended the game early.")), said(N_("aborted the game"))
+    why = _reason(reason)
+    told = _with_reason(
+        why, N_("The organiser ended the game early."), N_("The organiser ended the game early: %(reason)s.")
+    )
     game_flows.abort(session=session, game=game, reason=told, now=now_or(now))
-    notice = (
-        said(N_("The organiser ended the game early: it will not be finished (%(reason)s)."), reason=why)
-        if why
-        else said(N_("The organiser ended the game early: it will not be finished."))
+    logged = _with_reason(why, N_("aborted the game"), N_("aborted the game: %(reason)s"))
+    notice = _with_reason(
+        why,
+        N_("The organiser ended the game early: it will not be finished."),
+        N_("The organiser ended the game early: it will not be finished (%(reason)s)."),
     )
     audit.log_action(session, game, actor, "abort", logged, notice)
     return _("The game is aborted.")
