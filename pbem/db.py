@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
 import sqlite3
@@ -13,6 +14,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+import orjson
 from flask import Flask, current_app, g, has_app_context
 from sqlalchemy import CursorResult, Engine, Executable, event, inspect, text
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -34,13 +36,34 @@ def database_url(app: Flask) -> str:
     return f"sqlite:///{Path(app.instance_path) / 'pbem.sqlite3'}"
 
 
+def dumps(value: Any) -> str:
+    """JSON text of a column's value: orjson (keys that are not strings written as strings, as the standard
+    library does); the standard library for what orjson refuses (an integer wider than 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
+def loads(text: str | bytes) -> Any:
+    """A column's JSON value: orjson, else the standard library (which also reads NaN and Infinity)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+_JSON_CODEC: dict[str, Any] = {"json_serializer": dumps, "json_deserializer": loads}
+"""Every JSON column (a game's state, the log's moves and events) is read and written through orjson."""
+
+
 def make_engine(
     url: str, busy_timeout_ms: int = 5000, lock_timeout_ms: int = 5000, statement_timeout_ms: int = 15000
 ) -> Engine:
     """An engine; for SQLite with SQLAlchemy's recipe so that we, not pysqlite, emit BEGIN; for PostgreSQL
     with ``lock_timeout`` and ``statement_timeout`` on every connection (0 turns one off)."""
     if not url.startswith("sqlite"):
-        pg = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+        pg = create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10, **_JSON_CODEC)
 
         @event.listens_for(pg, "connect")
         def _timeouts(dbapi_connection: Any, _record: Any) -> None:
@@ -55,6 +78,7 @@ def make_engine(
         connect_args={"check_same_thread": False, "timeout": busy_timeout_ms / 1000},
         pool_size=8,
         max_overflow=16,
+        **_JSON_CODEC,
     )
 
     @event.listens_for(engine, "connect")
