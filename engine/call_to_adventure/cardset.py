@@ -6,6 +6,7 @@ file, the card and the field. Parsed sets are cached by their text (they are imm
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 import unicodedata
 from dataclasses import dataclass
@@ -133,10 +134,12 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class CardSet:
-    """A whole card set, validated; ``text`` and ``source`` are what it was parsed from."""
+    """A whole card set, validated; ``text`` and ``source`` are what it was parsed from, ``digest`` names the text
+    (a game's state refers to a set it can find again by its digest instead of holding its text)."""
 
     source: str
     text: str
+    digest: str
     id: str
     cards: dict[str, Card]
     origins: tuple[str, ...]
@@ -546,6 +549,11 @@ def nesting(text: str) -> int:
     return deepest
 
 
+def digest(text: str) -> str:
+    """The name of a card set's TOML text: its SHA-256, in hex."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 @lru_cache(maxsize=16)
 def parse(text: str, source: str) -> CardSet:
     """Parse and validate a card set from its TOML ``text``; ``source`` (a file name) is named in errors."""
@@ -605,6 +613,7 @@ def parse(text: str, source: str) -> CardSet:
     return CardSet(
         source=source,
         text=text,
+        digest=digest(text),
         id=set_id,
         cards=cards,
         origins=tuple(groups["origin"]),

@@ -27,7 +27,7 @@ from ..protocol import (
 )
 from . import bots, commands, page, record, rules, state, view
 from .cardset import CardSet, parse
-from .files import PACKAGED, packaged_set
+from .files import PACKAGED, packaged_by_digest, packaged_set
 from .moves import PATHS, Move
 from .state import FINISHED, SETUP, Attempt, Player, State
 from .words import EN, ROMAN, Words
@@ -339,12 +339,17 @@ class CallToAdventure(Game):
         return state.new_game(players, options, seed, packaged_set(name))
 
     def to_json(self, st: State) -> dict[str, Any]:
-        """The whole state (hidden cards and the card set included)."""
-        return state.to_json(st)
+        """The whole state, hidden cards included; its card set by the digest of its text when ``from_json`` finds
+        it again (a packaged set, current or archived, or this game's own set), else its whole text."""
+        return state.to_json(st, by_digest=self._card_set_of(st.cards.digest) is not None)
 
     def from_json(self, data: Any) -> State:
-        """A state written by ``to_json``."""
-        return state.from_json(data)
+        """A state written by ``to_json`` (by this game, or another naming the same set)."""
+        return state.from_json(data, self._card_set_of)
+
+    def _card_set_of(self, digest: str) -> CardSet | None:
+        """The card set of this digest that this game can find: its own, or a packaged one."""
+        return self._cards if self._cards.digest == digest else packaged_by_digest(digest)
 
     def clone(self, st: State) -> State:
         """An independent copy."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -483,13 +483,17 @@ def places(state: State) -> Counter[str]:
 # JSON -------------------------------------------------------------------------------------------------
 
 
-def to_json(state: State) -> dict[str, Any]:
-    """Everything needed to continue the game, hidden information and the card set included: keep it private."""
+def to_json(state: State, by_digest: bool = False) -> dict[str, Any]:
+    """Everything needed to continue the game, hidden information included: keep it private. The card set is
+    there as its text, or with ``by_digest`` (for a set the reader can find again) as the digest of its text."""
     names = state.players
     a = state.attempt
+    cards = state.cards
     return {
         "format": STATE_FORMAT,
-        "card_set": {"source": state.cards.source, "toml": state.cards.text},
+        "card_set": {"source": cards.source, "digest": cards.digest}
+        if by_digest
+        else {"source": cards.source, "toml": cards.text},
         "players": list(names),
         "options": dict(state.options),
         "seed": state.seed,
@@ -554,12 +558,13 @@ def to_json(state: State) -> dict[str, Any]:
     }
 
 
-def from_json(data: Any) -> State:
-    """A state written by ``to_json``; FormatError for anything inconsistent."""
+def from_json(data: Any, find: Callable[[str], CardSet | None] = lambda _digest: None) -> State:
+    """A state written by ``to_json``; ``find`` gives the card set of a digest (None if unknown); FormatError for
+    anything inconsistent, or for a card set named by a digest that ``find`` does not know."""
     if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
         raise FormatError(f"not a game state of format {STATE_FORMAT}")
     try:
-        state = _from_json(data)
+        state = _from_json(data, find)
     except (FormatError, CardSetError):
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -583,8 +588,17 @@ def _adversary(d: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _from_json(d: dict[str, Any]) -> State:
-    cards = parse(d["card_set"]["toml"], d["card_set"]["source"])
+def _card_set(given: dict[str, Any], find: Callable[[str], CardSet | None]) -> CardSet:
+    if "toml" in given:
+        return parse(given["toml"], given["source"])
+    found = find(str(given["digest"]))
+    if found is None:
+        raise FormatError(f"the card set {given.get('source')!r} of this state is not known here (its text changed?)")
+    return found
+
+
+def _from_json(d: dict[str, Any], find: Callable[[str], CardSet | None]) -> State:
+    cards = _card_set(d["card_set"], find)
     names = check_players(d["players"], bool(d["options"].get("coop")))
     idx = {n: i for i, n in enumerate(names)}
     a = d["attempt"]
