@@ -50,9 +50,7 @@ def test_a_cast_reads_rune_by_rune() -> None:
     assert GAME.describe(event, "ann") == (
         "bob cast 4 runes (core 1, core 0 (card face), Wisdom 2, dark 2 (corruption)): total 5."
     )
-    assert (
-        GAME.speaking("nl").describe(event, "bob").startswith("Je wierp 4 runen (kernrune 1, kernrune 0 (kaartzijde)")
-    )
+    assert GAME.speaking("nl").describe(event, "bob").startswith("Je wierp 4 runen (kernrune 1, kernrune 0 (kaartvlak)")
     assert "Sagesse 2" in GAME.speaking("fr").describe(event, "ann")
     old = {k: v for k, v in event.items() if k not in ("values", "marks")}
     assert GAME.describe(old, "ann") == "bob cast 4 runes: total 5.", "events logged before still read"

@@ -81,7 +81,7 @@ def test_a_power_at_the_wrong_step_cites_a9() -> None:
     GAME.apply(state, GAME.parse_move("ann", {"do": "challenge", "card": "s1-thief-in-the-market", "path": "top"}))
     assert state.phase in ("draw", "facing")
     error = refusal(state, "ann", {"do": "use", "card": "o-foundling-of-the-archive"})
-    check(error, "A9", {"en": "power of", "nl": "kracht van", "fr": "pouvoir de"}, None)
+    check(error, "A9", {"en": "power of", "nl": "vermogen van", "fr": "pouvoir de"}, None)
 
 
 def test_the_adversary_before_its_time_cites_a13_3() -> None:

@@ -10,12 +10,18 @@ from typing import Any
 import pytest
 
 from engine.call_to_adventure.files import packaged_set
+from engine.call_to_adventure.page import PAGE_TEXTS
 from engine.call_to_adventure.words import Words
 from engine.call_to_adventure.words_fr import FR
 from engine.call_to_adventure.words_nl import NL
 
 STARTER = packaged_set()
 LANGS: tuple[type[Words], ...] = (NL, FR)
+# Dutch words GLOSSARY.md gives other words for: power is "vermogen" (kracht/krachten would also read as the
+# Strength ability, "Kracht"), icon is "symbool" (icoon, iconen, verhaaliconen …), card face is "kaartvlak".
+NOT_GLOSSARY_NL = re.compile(r"\b(?:kracht(?:en)?|\w*icoon\w*|\w*iconen\w*|\w*kaartzijden?\w*)\b", re.IGNORECASE)
+# The three English terms and the Dutch word GLOSSARY.md gives each ("card face down" is a card, not a rune's face).
+GLOSSARY_NL = ((r"\bpowers?\b", "vermogen"), (r"\bicons?\b", "symbo"), (r"\bcard faces?\b(?! down)", "kaartvlak"))
 
 
 def fields(text: str) -> set[str]:
@@ -53,6 +59,44 @@ def test_extra_keys_are_forms_of_english_keys_and_need_no_new_placeholder(lang: 
         assert base in Words.TEXTS and form in ("you", "one"), key
         allowed = fields(Words.TEXTS[base]) | ({"n", "count"} if form == "one" else {"who"})
         assert fields(lang.TEXTS[key]) <= allowed, key
+
+
+def not_glossary_nl(dutch: str, english: str) -> list[str]:
+    """The words of a Dutch text that are not the glossary's: any kracht/krachten but "Kracht" where the English
+    says Strength (the ability's name), and icoon/iconen/kaartzijde in any word."""
+    found = NOT_GLOSSARY_NL.findall(dutch)
+    return [w for w in found if not (w == "Kracht" and re.search(r"\bStrength\b", english))]
+
+
+def dutch_texts() -> list[tuple[str, str, str]]:
+    """(key, English, Dutch) for every Dutch text of the engine: its words and those of its pages."""
+    words = [(k, Words.TEXTS[k.partition("/")[0]], nl) for k, nl in NL.TEXTS.items()]
+    page = [(f"page {k}", PAGE_TEXTS["en"][k.partition("/")[0]], nl) for k, nl in PAGE_TEXTS["nl"].items()]
+    return words + page
+
+
+def test_the_glossary_check_tells_a_power_from_the_strength_ability() -> None:
+    assert not_glossary_nl("De kracht van {card}", "The power of {card}") == ["kracht"]
+    assert not_glossary_nl("Krachten ({timing})", "Powers ({timing})") == ["Krachten"]
+    assert not_glossary_nl("Kracht", "Strength") == []
+    assert not_glossary_nl("Boerenkracht", "Farm Strength") == []
+    assert not_glossary_nl("Sets van verhaaliconen, 1 kaartzijde", "Sets of story icons, 1 card face") == [
+        "verhaaliconen",
+        "kaartzijde",
+    ]
+
+
+def test_dutch_texts_say_vermogen_symbool_and_kaartvlak_as_the_glossary_does() -> None:
+    wrong = {key: not_glossary_nl(nl, en) for key, en, nl in dutch_texts() if not_glossary_nl(nl, en)}
+    assert wrong == {}
+    plain = re.compile(r"\{\w+\}")  # "{icon}" is a placeholder, not the word icon
+    missing = [
+        (key, word)
+        for key, en, nl in dutch_texts()
+        for term, word in GLOSSARY_NL
+        if re.search(term, plain.sub("", en), re.IGNORECASE) and word not in nl.lower()
+    ]
+    assert missing == []
 
 
 def test_events_speak_of_the_reader_and_name_cards_in_the_language() -> None:
