@@ -1,8 +1,9 @@
 """Call to Adventure's Dutch outside the engine keeps to its GLOSSARY.md (engine/call_to_adventure/): the catalog's
 Dutch for the texts of its templates and its Dutch how-to-play say "vermogen" for a power (not kracht/krachten,
-which would also read as the Strength ability, "Kracht"), "symbool" for an icon (not icoon/iconen) and "kaartvlak"
-for a rune's card face (not kaartzijde). Call to Glory has its own glossary: its texts are not checked here. The
-engine's own Dutch is checked in tests/engine/call_to_adventure/test_words_nl_fr.py."""
+which would also read as the Strength ability, "Kracht"), "symbool" for an icon (not icoon/iconen), "kaartvlak"
+for a rune's card face (not kaartzijde) and "tegenspeler" for another player (not tegenstander: the Adversary).
+Call to Glory has its own glossary: its texts are not checked here. The engine's own Dutch is checked in
+tests/engine/call_to_adventure/test_words_nl_fr.py."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from pbem import i18n
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "templates" / "games" / "call-to-adventure"
 NOT_GLOSSARY = re.compile(r"\b(?:kracht(?:en)?|\w*icoon\w*|\w*iconen\w*|\w*kaartzijden?\w*)\b", re.IGNORECASE)
+OPPONENT = re.compile(r"\btegenstanders?\b")
+"""Another player is a "tegenspeler"; "Tegenstander", capitalised, is the Adversary of solo and co-op games."""
 # The three English terms and the Dutch word GLOSSARY.md gives each ("card face down" is a card, not a rune's face).
 GLOSSARY = ((r"\bpowers?\b", "vermogen"), (r"\bicons?\b", "symbo"), (r"\bcard faces?\b(?! down)", "kaartvlak"))
 
@@ -25,7 +28,7 @@ GLOSSARY = ((r"\bpowers?\b", "vermogen"), (r"\bicons?\b", "symbo"), (r"\bcard fa
 def _not_glossary(dutch: str, english: str = "") -> list[str]:
     """The words of a Dutch text that are not the glossary's: "Kracht" only as the Strength ability's name (where
     the English says Strength, or, in a Dutch page, capitalised as that name is)."""
-    found = NOT_GLOSSARY.findall(dutch)
+    found = NOT_GLOSSARY.findall(dutch) + OPPONENT.findall(dutch)
     return [w for w in found if not (w == "Kracht" and (not english or re.search(r"\bStrength\b", english)))]
 
 
