@@ -433,7 +433,9 @@ def _takes(state: State, p: Player, act: int, card: Card, do: str, seen: Counter
 def _candidates(state: State, p: Player) -> list[Move]:
     """The legal moves of ``p`` in this step of their turn: the moves of each shape that may be legal now, kept
     when ``verify`` accepts them. The ``challenge`` moves are the accepted ``attempt`` moves with each number of
-    dark runes up to ``max_dark``: exactly what ``verify_challenge`` accepts, so they are not checked again."""
+    dark runes up to ``max_dark``: exactly what ``verify_challenge`` accepts, so they are not checked again.
+    Nor are the moves of the other steps whose ``verify_<kind>`` checks nothing that does not hold here (``p``
+    is the player to move, in this step): only what it asks beyond that is asked (a dark rune's cost, say)."""
     name = p.name
     phase = state.phase
     if state.tucks:
@@ -445,29 +447,31 @@ def _candidates(state: State, p: Player) -> list[Move]:
         if out:
             most = max_dark(state, p)
             out += [
-                Move(name, "challenge", card=m.card, path=m.path, dark=str(k))
+                Move(name, "challenge", card=m.card, path=m.path, dark=dark)
                 for m in out
                 if m.do == "attempt"
-                for k in range(most + 1)
+                for dark in DARK[: most + 1]
             ]
-        else:
+        else:  # verify_discard and verify_pass accept these: no trait or challenge is open
             out = [Move(name, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-            out = [m for m in out or [Move(name, "pass")] if _passes(state, m)]
-    else:
-        if phase == "prepare":
-            out = [Move(name, "dark"), Move(name, "cast")]
-        elif phase == "draw":
-            out = [Move(name, "draw", deck=d) for d in DECKS]
-        elif phase == "peek":
-            assert state.peek is not None
-            act, k, _back = state.peek
-            top = state.decks[f"act{act + 1}"][-k:][::-1] if k else []
-            out = [Move(name, "order", order=",".join(o)) for o in permutations(top)]
-        elif phase == "facing":
-            out = [Move(name, "resolve"), Move(name, "resolve", end="yes")]
-        else:
-            out = [Move(name, "end")]
+            out = out or [Move(name, "pass")]
+    elif phase == "prepare":
+        a = state.attempt
+        if a is not None and a.dark < 3 and state.cards.track[p.level].dark and p.xp >= 1:  # verify_dark
+            out = [Move(name, "dark")]
+        out.append(Move(name, "cast"))
+    elif phase == "draw":
+        out = [Move(name, "draw", deck=d) for d in DECKS]
+    elif phase == "peek":
+        assert state.peek is not None
+        act, k, _back = state.peek
+        top = state.decks[f"act{act + 1}"][-k:][::-1] if k else []
+        out = [Move(name, "order", order=",".join(o)) for o in permutations(top)]
         out = [m for m in out if _passes(state, m)]
+    elif phase == "facing":
+        out = [Move(name, "resolve"), Move(name, "resolve", end="yes")]
+    elif phase == "after":
+        out = [Move(name, "end")]
     if phase in ("main", "after") and not state.journeyed and p.xp >= 1:
         # verify_journey's checks of the step, the turn's journey and its cost hold: every card of a face-up row
         out += [Move(name, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
@@ -991,6 +995,12 @@ def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     getattr(_Do, move.do)(state, p, move, events)
 
 
+def _accepted(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+    """``apply`` for a step of a compound move whose ``verify_*`` has already accepted it: not checked again."""
+    p.decided += 1
+    getattr(_Do, move.do)(state, p, move, events)
+
+
 def _start_turn(state: State, seat: int, events: list[Event] | None) -> None:
     state.current = seat
     state.turn += 1
@@ -1359,11 +1369,12 @@ class _Do:
         assert move.card is not None and move.path is not None
         p.decided -= 1  # each step counts as the decision it is
         dark = int(move.dark or 0)
-        _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
-        apply(state, Move(p.name, "attempt", card=move.card, path=move.path), events)
+        if state.casts < len(state.given_casts):
+            _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
+        _accepted(state, p, Move(p.name, "attempt", card=move.card, path=move.path), events)
         for _ in range(dark):
-            apply(state, Move(p.name, "dark"), events)
-        apply(state, Move(p.name, "cast"), events)
+            _accepted(state, p, Move(p.name, "dark"), events)
+        _accepted(state, p, Move(p.name, "cast"), events)
 
     @staticmethod
     def end(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
