@@ -1176,6 +1176,8 @@ def _show(state: State, p: Player, which: list[int], events: list[Event] | None)
             _draw(state, p, "antihero", events)
         if face.corruption:
             _move_level(state, p, face.corruption, events)
+    if events is None:
+        return
     shown = [options[f] for f, options in zip(rolled, all_faces, strict=True)]
     marks = [next((m for m in _MARKS if getattr(face, m)), "") for face in shown]
     values = [face.value for face in shown]
@@ -1273,7 +1275,8 @@ class _Do:
         state.attempt = Attempt(move.card, act, PATHS.index(move.path))
         state.attempted = True
         state.phase = "prepare"
-        _ev(events, "attempt", p.name, card=move.card, path=move.path, difficulty=difficulty(state, state.attempt))
+        if events is not None:
+            _ev(events, "attempt", p.name, card=move.card, path=move.path, difficulty=difficulty(state, state.attempt))
 
     @staticmethod
     def discard(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
