@@ -348,9 +348,7 @@ def _effect_variants(state: State, p: Player, c: str, do: str, effect: dict[str,
 def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
     """The cards ``p`` may play and the powers they may use now (A8, A9), as ``verify_play`` and ``verify_use``
     judge them (their checks after the turn's, which hold here: ``p`` is the player to move); with ``first``,
-    at most one (is anything playable?)."""
-    if not p.hand and not p.allies and p.origin is None and p.motivation is None:
-        return []
+    those of the first card or power that has any (is anything playable?)."""
     timings = timings_now(state)
     if not timings:
         return []
@@ -360,34 +358,41 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
         card = table[c]
         if card.timing in timings and card.effect is not None and _may_play(state, p, card):
             # _playable holds for this card (in hand, its kind allowed, its timing now): each variant's values
-            for m in _effect_variants(state, p, c, "play", card.effect):
-                if _ok(_effect_body, state, p, m):
-                    out.append(m)
-                    if first:
-                        return out
-    for c in _powered(state, p):
-        power = table[c].power
-        if power is not None and power["timing"] in timings:
-            for m in _effect_variants(state, p, c, "use", power["effect"]):
-                if _ok(_use_body, state, p, m):
-                    out.append(m)
-                    if first:
-                        return out
+            out += _open_variants(state, p, c, "play", card.effect)
+            if first and out:
+                return out
+    for owned in (p.origin, p.motivation, *p.allies):  # _powered, in its order
+        power = None if owned is None else table[owned].power
+        if owned is None or power is None or power["timing"] not in timings:
+            continue
+        # what _use_body asks beyond the card, its power and its timing: the turn's use, the cost
+        if (power["once_per_turn"] and owned in state.used) or (power["cost"] != "sacrifice" and p.xp < power["cost"]):
+            continue
+        out += _open_variants(state, p, owned, "use", power["effect"])
+        if first and out:
+            return out
     return out
 
 
-def _effect_body(state: State, p: Player, move: Move) -> None:
-    effect = state.cards.cards[move.card or ""].effect
-    assert effect is not None
-    _verify_effect(state, p, move, effect, "A8")
+_CHECKED: Final = ("recast", "peek", "free_dark")
+"""The effects of which ``_verify_effect`` may refuse a move ``_effect_variants`` lists (no runes cast yet, an
+empty deck, no dark rune to add): it accepts every variant of the others."""
 
 
-def _ok(body: Callable[[State, Player, Move], None], state: State, p: Player, move: Move) -> bool:
-    try:
-        body(state, p, move)
-    except _No:
-        return False
-    return True
+def _open_variants(state: State, p: Player, c: str, do: str, effect: dict[str, Any]) -> list[Move]:
+    """The moves of ``_effect_variants`` that ``_verify_effect`` accepts."""
+    variants = _effect_variants(state, p, c, do, effect)
+    if effect["kind"] not in _CHECKED:
+        return variants
+    rule = "A8" if do == "play" else "A9"
+    out = []
+    for m in variants:
+        try:
+            _verify_effect(state, p, m, effect, rule)
+        except _No:
+            continue
+        out.append(m)
+    return out
 
 
 def _main_takes(state: State, p: Player) -> list[Move]:
@@ -420,9 +425,9 @@ def _main_takes(state: State, p: Player) -> list[Move]:
                 if meets(state, p, card, seen):  # all _take_refusal still asks in an open Act
                     out.append(Move(name, "trait", c))
             elif kind in ("challenge", "adversary"):
-                out.append(Move(name, "attempt", card=c, path="top"))
+                out.append(Move(name, "attempt", c, "top"))
                 if len(card.paths) > 1:
-                    out.append(Move(name, "attempt", card=c, path="bottom"))
+                    out.append(Move(name, "attempt", c, "bottom"))
     return out
 
 
@@ -447,7 +452,7 @@ def _candidates(state: State, p: Player) -> list[Move]:
         if out:
             most = max_dark(state, p)
             out += [
-                Move(name, "challenge", card=m.card, path=m.path, dark=dark)
+                Move(name, "challenge", m.card, m.path, dark=dark)
                 for m in out
                 if m.do == "attempt"
                 for dark in DARK[: most + 1]
