@@ -365,8 +365,7 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
         power = None if owned is None else table[owned].power
         if owned is None or power is None or power["timing"] not in timings:
             continue
-        # what _use_body asks beyond the card, its power and its timing: the turn's use, the cost
-        if (power["once_per_turn"] and owned in state.used) or (power["cost"] != "sacrifice" and p.xp < power["cost"]):
+        if _power_closed(state, p, owned, power) is not None:  # what _use_body asks beyond the card and its timing
             continue
         out += _open_variants(state, p, owned, "use", power["effect"])
         if first and out:
@@ -462,7 +461,7 @@ def _candidates(state: State, p: Player) -> list[Move]:
             out = out or [Move(name, "pass")]
     elif phase == "prepare":
         a = state.attempt
-        if a is not None and a.dark < 3 and state.cards.track[p.level].dark and p.xp >= 1:  # verify_dark
+        if a is not None and _dark_closed(state, p, a) is None:  # all verify_dark asks beyond the step
             out = [Move(name, "dark")]
         out.append(Move(name, "cast"))
     elif phase == "draw":
@@ -754,13 +753,25 @@ def verify_dark(state: State, move: Move) -> Player:
     a = state.attempt
     if state.phase != "prepare" or a is None:
         raise _wrong_step(state, move)
-    if a.dark >= 3:
-        raise _No("A5.3", "dark_max", now=_step(state))
-    if not state.cards.track[p.level].dark:
-        raise _No("A7", "dark_level", level=state.cards.track[p.level].name, now=_step(state))
-    if p.xp < 1:
-        raise _No("A5.3", "dark_cost", xp=p.xp, now=_step(state))
+    why = _dark_closed(state, p, a)
+    if why == "dark_max":
+        raise _No("A5.3", why, now=_step(state))
+    if why == "dark_level":
+        raise _No("A7", why, level=state.cards.track[p.level].name, now=_step(state))
+    if why == "dark_cost":
+        raise _No("A5.3", why, xp=p.xp, now=_step(state))
     return p
+
+
+def _dark_closed(state: State, p: Player, a: Attempt) -> str | None:
+    """Why ``p`` may not buy a dark rune for the attempt ``a`` (the refusal's key), None if they may (A5.3)."""
+    if a.dark >= 3:
+        return "dark_max"
+    if not state.cards.track[p.level].dark:
+        return "dark_level"
+    if p.xp < 1:
+        return "dark_cost"
+    return None
 
 
 def verify_cast(state: State, move: Move) -> Player:
@@ -916,11 +927,22 @@ def _use_body(state: State, p: Player, move: Move) -> None:
         raise _No("A9", "power_triggered", card=card_id, now=_step(state))
     if power["timing"] not in timings_now(state):
         raise _No("A9", "power_timing", card=card_id, timing=power["timing"], now=_step(state))
-    if power["once_per_turn"] and card_id in state.used:
-        raise _No("A9", "used", card=card_id, now=_step(state))
-    if power["cost"] != "sacrifice" and p.xp < power["cost"]:
-        raise _No("A9", "power_cost", card=card_id, n=power["cost"], xp=p.xp, now=_step(state))
+    why = _power_closed(state, p, card_id, power)
+    if why == "used":
+        raise _No("A9", why, card=card_id, now=_step(state))
+    if why == "power_cost":
+        raise _No("A9", why, card=card_id, n=power["cost"], xp=p.xp, now=_step(state))
     _verify_effect(state, p, move, power["effect"], "A9")
+
+
+def _power_closed(state: State, p: Player, card_id: str, power: dict[str, Any]) -> str | None:
+    """Why ``p`` may not use the power of ``card_id`` at its timing now (the refusal's key: used this turn already,
+    or not paid), None if they may (A9)."""
+    if power["once_per_turn"] and card_id in state.used:
+        return "used"
+    if power["cost"] != "sacrifice" and p.xp < power["cost"]:
+        return "power_cost"
+    return None
 
 
 _USED_TIMINGS: Final = ("before", "facing", "after", "any", "opponent")
