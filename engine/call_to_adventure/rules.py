@@ -348,9 +348,7 @@ def _effect_variants(state: State, p: Player, c: str, do: str, effect: dict[str,
 def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
     """The cards ``p`` may play and the powers they may use now (A8, A9), as ``verify_play`` and ``verify_use``
     judge them (their checks after the turn's, which hold here: ``p`` is the player to move); with ``first``,
-    at most one (is anything playable?)."""
-    if not p.hand and not p.allies and p.origin is None and p.motivation is None:
-        return []
+    those of the first card or power that has any (is anything playable?)."""
     timings = timings_now(state)
     if not timings:
         return []
@@ -360,34 +358,40 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
         card = table[c]
         if card.timing in timings and card.effect is not None and _may_play(state, p, card):
             # _playable holds for this card (in hand, its kind allowed, its timing now): each variant's values
-            for m in _effect_variants(state, p, c, "play", card.effect):
-                if _ok(_effect_body, state, p, m):
-                    out.append(m)
-                    if first:
-                        return out
-    for c in _powered(state, p):
-        power = table[c].power
-        if power is not None and power["timing"] in timings:
-            for m in _effect_variants(state, p, c, "use", power["effect"]):
-                if _ok(_use_body, state, p, m):
-                    out.append(m)
-                    if first:
-                        return out
+            out += _open_variants(state, p, c, "play", card.effect)
+            if first and out:
+                return out
+    for owned in (p.origin, p.motivation, *p.allies):  # _powered, in its order
+        power = None if owned is None else table[owned].power
+        if owned is None or power is None or power["timing"] not in timings:
+            continue
+        if _power_closed(state, p, owned, power) is not None:  # what _use_body asks beyond the card and its timing
+            continue
+        out += _open_variants(state, p, owned, "use", power["effect"])
+        if first and out:
+            return out
     return out
 
 
-def _effect_body(state: State, p: Player, move: Move) -> None:
-    effect = state.cards.cards[move.card or ""].effect
-    assert effect is not None
-    _verify_effect(state, p, move, effect, "A8")
+_CHECKED: Final = ("recast", "peek", "free_dark")
+"""The effects of which ``_verify_effect`` may refuse a move ``_effect_variants`` lists (no runes cast yet, an
+empty deck, no dark rune to add): it accepts every variant of the others."""
 
 
-def _ok(body: Callable[[State, Player, Move], None], state: State, p: Player, move: Move) -> bool:
-    try:
-        body(state, p, move)
-    except _No:
-        return False
-    return True
+def _open_variants(state: State, p: Player, c: str, do: str, effect: dict[str, Any]) -> list[Move]:
+    """The moves of ``_effect_variants`` that ``_verify_effect`` accepts."""
+    variants = _effect_variants(state, p, c, do, effect)
+    if effect["kind"] not in _CHECKED:
+        return variants
+    rule = "A8" if do == "play" else "A9"
+    out = []
+    for m in variants:
+        try:
+            _verify_effect(state, p, m, effect, rule)
+        except _No:
+            continue
+        out.append(m)
+    return out
 
 
 def _main_takes(state: State, p: Player) -> list[Move]:
@@ -420,9 +424,9 @@ def _main_takes(state: State, p: Player) -> list[Move]:
                 if meets(state, p, card, seen):  # all _take_refusal still asks in an open Act
                     out.append(Move(name, "trait", c))
             elif kind in ("challenge", "adversary"):
-                out.append(Move(name, "attempt", card=c, path="top"))
+                out.append(Move(name, "attempt", c, "top"))
                 if len(card.paths) > 1:
-                    out.append(Move(name, "attempt", card=c, path="bottom"))
+                    out.append(Move(name, "attempt", c, "bottom"))
     return out
 
 
@@ -433,7 +437,9 @@ def _takes(state: State, p: Player, act: int, card: Card, do: str, seen: Counter
 def _candidates(state: State, p: Player) -> list[Move]:
     """The legal moves of ``p`` in this step of their turn: the moves of each shape that may be legal now, kept
     when ``verify`` accepts them. The ``challenge`` moves are the accepted ``attempt`` moves with each number of
-    dark runes up to ``max_dark``: exactly what ``verify_challenge`` accepts, so they are not checked again."""
+    dark runes up to ``max_dark``: exactly what ``verify_challenge`` accepts, so they are not checked again.
+    Nor are the moves of the other steps whose ``verify_<kind>`` checks nothing that does not hold here (``p``
+    is the player to move, in this step): only what it asks beyond that is asked (a dark rune's cost, say)."""
     name = p.name
     phase = state.phase
     if state.tucks:
@@ -445,29 +451,31 @@ def _candidates(state: State, p: Player) -> list[Move]:
         if out:
             most = max_dark(state, p)
             out += [
-                Move(name, "challenge", card=m.card, path=m.path, dark=str(k))
+                Move(name, "challenge", m.card, m.path, dark=dark)
                 for m in out
                 if m.do == "attempt"
-                for k in range(most + 1)
+                for dark in DARK[: most + 1]
             ]
-        else:
+        else:  # verify_discard and verify_pass accept these: no trait or challenge is open
             out = [Move(name, "discard", card=c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
-            out = [m for m in out or [Move(name, "pass")] if _passes(state, m)]
-    else:
-        if phase == "prepare":
-            out = [Move(name, "dark"), Move(name, "cast")]
-        elif phase == "draw":
-            out = [Move(name, "draw", deck=d) for d in DECKS]
-        elif phase == "peek":
-            assert state.peek is not None
-            act, k, _back = state.peek
-            top = state.decks[f"act{act + 1}"][-k:][::-1] if k else []
-            out = [Move(name, "order", order=",".join(o)) for o in permutations(top)]
-        elif phase == "facing":
-            out = [Move(name, "resolve"), Move(name, "resolve", end="yes")]
-        else:
-            out = [Move(name, "end")]
+            out = out or [Move(name, "pass")]
+    elif phase == "prepare":
+        a = state.attempt
+        if a is not None and _dark_closed(state, p, a) is None:  # all verify_dark asks beyond the step
+            out = [Move(name, "dark")]
+        out.append(Move(name, "cast"))
+    elif phase == "draw":
+        out = [Move(name, "draw", deck=d) for d in DECKS]
+    elif phase == "peek":
+        assert state.peek is not None
+        act, k, _back = state.peek
+        top = state.decks[f"act{act + 1}"][-k:][::-1] if k else []
+        out = [Move(name, "order", order=",".join(o)) for o in permutations(top)]
         out = [m for m in out if _passes(state, m)]
+    elif phase == "facing":
+        out = [Move(name, "resolve"), Move(name, "resolve", end="yes")]
+    elif phase == "after":
+        out = [Move(name, "end")]
     if phase in ("main", "after") and not state.journeyed and p.xp >= 1:
         # verify_journey's checks of the step, the turn's journey and its cost hold: every card of a face-up row
         out += [Move(name, "journey", c) for a in range(3) if state.up[a] for c in state.rows[a] if c]
@@ -745,13 +753,25 @@ def verify_dark(state: State, move: Move) -> Player:
     a = state.attempt
     if state.phase != "prepare" or a is None:
         raise _wrong_step(state, move)
-    if a.dark >= 3:
-        raise _No("A5.3", "dark_max", now=_step(state))
-    if not state.cards.track[p.level].dark:
-        raise _No("A7", "dark_level", level=state.cards.track[p.level].name, now=_step(state))
-    if p.xp < 1:
-        raise _No("A5.3", "dark_cost", xp=p.xp, now=_step(state))
+    why = _dark_closed(state, p, a)
+    if why == "dark_max":
+        raise _No("A5.3", why, now=_step(state))
+    if why == "dark_level":
+        raise _No("A7", why, level=state.cards.track[p.level].name, now=_step(state))
+    if why == "dark_cost":
+        raise _No("A5.3", why, xp=p.xp, now=_step(state))
     return p
+
+
+def _dark_closed(state: State, p: Player, a: Attempt) -> str | None:
+    """Why ``p`` may not buy a dark rune for the attempt ``a`` (the refusal's key), None if they may (A5.3)."""
+    if a.dark >= 3:
+        return "dark_max"
+    if not state.cards.track[p.level].dark:
+        return "dark_level"
+    if p.xp < 1:
+        return "dark_cost"
+    return None
 
 
 def verify_cast(state: State, move: Move) -> Player:
@@ -907,11 +927,22 @@ def _use_body(state: State, p: Player, move: Move) -> None:
         raise _No("A9", "power_triggered", card=card_id, now=_step(state))
     if power["timing"] not in timings_now(state):
         raise _No("A9", "power_timing", card=card_id, timing=power["timing"], now=_step(state))
-    if power["once_per_turn"] and card_id in state.used:
-        raise _No("A9", "used", card=card_id, now=_step(state))
-    if power["cost"] != "sacrifice" and p.xp < power["cost"]:
-        raise _No("A9", "power_cost", card=card_id, n=power["cost"], xp=p.xp, now=_step(state))
+    why = _power_closed(state, p, card_id, power)
+    if why == "used":
+        raise _No("A9", why, card=card_id, now=_step(state))
+    if why == "power_cost":
+        raise _No("A9", why, card=card_id, n=power["cost"], xp=p.xp, now=_step(state))
     _verify_effect(state, p, move, power["effect"], "A9")
+
+
+def _power_closed(state: State, p: Player, card_id: str, power: dict[str, Any]) -> str | None:
+    """Why ``p`` may not use the power of ``card_id`` at its timing now (the refusal's key: used this turn already,
+    or not paid), None if they may (A9)."""
+    if power["once_per_turn"] and card_id in state.used:
+        return "used"
+    if power["cost"] != "sacrifice" and p.xp < power["cost"]:
+        return "power_cost"
+    return None
 
 
 _USED_TIMINGS: Final = ("before", "facing", "after", "any", "opponent")
@@ -987,6 +1018,12 @@ def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     else:
         p = verify(state, move)
     state.listed = None
+    p.decided += 1
+    getattr(_Do, move.do)(state, p, move, events)
+
+
+def _accepted(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
+    """``apply`` for a step of a compound move whose ``verify_*`` has already accepted it: not checked again."""
     p.decided += 1
     getattr(_Do, move.do)(state, p, move, events)
 
@@ -1166,6 +1203,8 @@ def _show(state: State, p: Player, which: list[int], events: list[Event] | None)
             _draw(state, p, "antihero", events)
         if face.corruption:
             _move_level(state, p, face.corruption, events)
+    if events is None:
+        return
     shown = [options[f] for f, options in zip(rolled, all_faces, strict=True)]
     marks = [next((m for m in _MARKS if getattr(face, m)), "") for face in shown]
     values = [face.value for face in shown]
@@ -1263,7 +1302,8 @@ class _Do:
         state.attempt = Attempt(move.card, act, PATHS.index(move.path))
         state.attempted = True
         state.phase = "prepare"
-        _ev(events, "attempt", p.name, card=move.card, path=move.path, difficulty=difficulty(state, state.attempt))
+        if events is not None:
+            _ev(events, "attempt", p.name, card=move.card, path=move.path, difficulty=difficulty(state, state.attempt))
 
     @staticmethod
     def discard(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
@@ -1359,11 +1399,12 @@ class _Do:
         assert move.card is not None and move.path is not None
         p.decided -= 1  # each step counts as the decision it is
         dark = int(move.dark or 0)
-        _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
-        apply(state, Move(p.name, "attempt", card=move.card, path=move.path), events)
+        if state.casts < len(state.given_casts):
+            _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
+        _accepted(state, p, Move(p.name, "attempt", card=move.card, path=move.path), events)
         for _ in range(dark):
-            apply(state, Move(p.name, "dark"), events)
-        apply(state, Move(p.name, "cast"), events)
+            _accepted(state, p, Move(p.name, "dark"), events)
+        _accepted(state, p, Move(p.name, "cast"), events)
 
     @staticmethod
     def end(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
