@@ -361,9 +361,9 @@ def _plays(state: State, p: Player, first: bool = False) -> list[Move]:
             out += _open_variants(state, p, c, "play", card.effect)
             if first and out:
                 return out
-    for owned in (p.origin, p.motivation, *p.allies):  # _powered, in its order
-        power = None if owned is None else table[owned].power
-        if owned is None or power is None or power["timing"] not in timings:
+    for owned in _powered(state, p):
+        power = table[owned].power
+        if power is None or power["timing"] not in timings:
             continue
         if _power_closed(state, p, owned, power) is not None:  # what _use_body asks beyond the card and its timing
             continue
@@ -1018,12 +1018,12 @@ def apply(state: State, move: Move, events: list[Event] | None = None) -> None:
     else:
         p = verify(state, move)
     state.listed = None
-    p.decided += 1
-    getattr(_Do, move.do)(state, p, move, events)
+    _accepted(state, p, move, events)
 
 
 def _accepted(state: State, p: Player, move: Move, events: list[Event] | None) -> None:
-    """``apply`` for a step of a compound move whose ``verify_*`` has already accepted it: not checked again."""
+    """``apply`` of a move already accepted (verified, or listed as legal for this state; for a step of a compound
+    move, accepted by its ``verify_*``): not checked again."""
     p.decided += 1
     getattr(_Do, move.do)(state, p, move, events)
 
@@ -1160,10 +1160,12 @@ _MARKS: Final = ("card", "experience", "hero", "antihero", "corruption")
 """What a rune's face may show besides its value (docs/card-sets.md, "Runes")."""
 
 
-def _check_given_cast(state: State, rs: Sequence[tuple[str, str]]) -> None:
-    """FormatError, before anything changes, if the record's next cast does not fit the runes ``rs``."""
+def _check_given_cast(state: State, p: Player, card: str, dark: int) -> None:
+    """FormatError, before anything changes, if the record's next cast (if it gives one) does not fit the runes
+    ``p`` casts at ``card`` with ``dark`` dark runes."""
     k = state.casts
     if k < len(state.given_casts):
+        rs = runes(state.cards, p, state.cards.cards[card], dark)
         given = state.given_casts[k]
         if len(given) != len(rs) or any(
             not 0 <= f < len(faces(state.cards, r)) for f, r in zip(given, rs, strict=True)
@@ -1399,8 +1401,7 @@ class _Do:
         assert move.card is not None and move.path is not None
         p.decided -= 1  # each step counts as the decision it is
         dark = int(move.dark or 0)
-        if state.casts < len(state.given_casts):
-            _check_given_cast(state, runes(state.cards, p, state.cards.cards[move.card], dark))
+        _check_given_cast(state, p, move.card, dark)
         _accepted(state, p, Move(p.name, "attempt", card=move.card, path=move.path), events)
         for _ in range(dark):
             _accepted(state, p, Move(p.name, "dark"), events)
