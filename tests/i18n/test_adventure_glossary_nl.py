@@ -15,21 +15,10 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract
 from babel.messages.pofile import read_po
 
 from pbem import i18n
+from tests.engine.call_to_adventure.helpers import GLOSSARY_NL, not_glossary_nl
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "templates" / "games" / "call-to-adventure"
-NOT_GLOSSARY = re.compile(r"\b(?:kracht(?:en)?|\w*icoon\w*|\w*iconen\w*|\w*kaartzijden?\w*)\b", re.IGNORECASE)
-OPPONENT = re.compile(r"\btegenstanders?\b")
-"""Another player is a "tegenspeler"; "Tegenstander", capitalised, is the Adversary of solo and co-op games."""
-# The three English terms and the Dutch word GLOSSARY.md gives each ("card face down" is a card, not a rune's face).
-GLOSSARY = ((r"\bpowers?\b", "vermogen"), (r"\bicons?\b", "symbo"), (r"\bcard faces?\b(?! down)", "kaartvlak"))
-
-
-def _not_glossary(dutch: str, english: str = "") -> list[str]:
-    """The words of a Dutch text that are not the glossary's: "Kracht" only as the Strength ability's name (where
-    the English says Strength, or, in a Dutch page, capitalised as that name is)."""
-    found = NOT_GLOSSARY.findall(dutch) + OPPONENT.findall(dutch)
-    return [w for w in found if not (w == "Kracht" and (not english or re.search(r"\bStrength\b", english)))]
 
 
 def _msgids(path: Path) -> Iterator[str]:
@@ -58,22 +47,22 @@ def test_the_check_reads_the_adventure_templates_texts() -> None:
     assert "Sacrificed allies (icons only): %(allies)s" in english
     assert any(en.startswith("%(num)d card face: ") for en in english)
     assert sum("use powers before or after" in en.replace("\n", " ") for en in english) == 2
-    assert _not_glossary("gebruik krachten, 1 kaartzijde, Iconen", "use powers, 1 card face, Icons") == [
+    assert not_glossary_nl("gebruik krachten, 1 kaartzijde, Iconen", "use powers, 1 card face, Icons") == [
         "krachten",
         "kaartzijde",
         "Iconen",
     ]
-    assert _not_glossary("Kracht 2", "Strength 2") == _not_glossary("een Kracht-symbool") == []
+    assert not_glossary_nl("Kracht 2", "Strength 2") == not_glossary_nl("een Kracht-symbool") == []
 
 
 def test_the_dutch_catalog_says_vermogen_symbool_and_kaartvlak_for_call_to_adventure() -> None:
     messages = _adventure_messages()
-    wrong = {en: found for en, strings in messages if (found := [w for s in strings for w in _not_glossary(s, en)])}
+    wrong = {en: found for en, strings in messages if (found := [w for s in strings for w in not_glossary_nl(s, en)])}
     assert wrong == {}
     missing = [
         (en, word)
         for en, strings in messages
-        for term, word in GLOSSARY
+        for term, word in GLOSSARY_NL
         if re.search(term, en, re.IGNORECASE) and not all(word in s.lower() for s in strings)
     ]
     assert missing == []
@@ -82,5 +71,5 @@ def test_the_dutch_catalog_says_vermogen_symbool_and_kaartvlak_for_call_to_adven
 def test_the_dutch_how_to_play_says_vermogen_symbool_and_kaartvlak() -> None:
     pages = sorted(FOLDER.glob("*.nl.*"))
     assert [p.name for p in pages] == ["how_to_play.nl.html"]
-    wrong = {p.name: _not_glossary(p.read_text(encoding="utf-8")) for p in pages}
+    wrong = {p.name: not_glossary_nl(p.read_text(encoding="utf-8")) for p in pages}
     assert wrong == {"how_to_play.nl.html": []}

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from types import ModuleType
-from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -16,6 +15,8 @@ from engine.call_to_adventure import words_fr as adventure_fr
 from engine.call_to_glory import words_fr as glory_fr
 from pbem import i18n
 
+from .helpers import strings
+
 SPACED = re.compile(r"[ \u00a0][:;?!]")
 """A plain or a (wide) no-break space before the mark: the narrow one is wanted."""
 BARE = re.compile(r"[^\s\u202f\d][:;?!](?=\s|$|»)")
@@ -24,25 +25,14 @@ TYPED = ("A:, B: ou C:",)
 """Text a player types as it is (a command's syntax), not French prose."""
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _strings(item)
-
-
 def _engine_texts(module: ModuleType) -> Iterator[tuple[str, str]]:
     for name, obj in vars(module).items():
         if isinstance(obj, type) and obj.__module__ == module.__name__:
             for key, value in vars(obj).items():
                 if not key.startswith("__"):
-                    yield from ((f"{module.__name__}.{name}.{key}", s) for s in _strings(value))
+                    yield from ((f"{module.__name__}.{name}.{key}", s) for s in strings(value))
         elif not name.startswith("__") and not callable(obj):
-            yield from ((f"{module.__name__}.{name}", s) for s in _strings(obj))
+            yield from ((f"{module.__name__}.{name}", s) for s in strings(obj))
 
 
 def _catalog_texts() -> Iterator[tuple[str, str]]:

@@ -5,9 +5,8 @@ server's own texts stay in the catalogs."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract
@@ -15,21 +14,12 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract
 import engine
 from engine.protocol import Game
 
+from .helpers import strings
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates" / "games"
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]")
 IMPORTS = re.compile(r"""{%-?\s*(?:from|import|include)\s+["']([^"']+)["']""")
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _strings(item)
 
 
 def _templates(key: str) -> list[Path]:
@@ -59,7 +49,7 @@ def _engine_texts(rules: Game, moves: int = 300) -> set[str]:
     out: set[str] = set()
     for _ in range(moves):
         views = [rules.player_view(state, p) for p in players] + [rules.organiser_view(state)]
-        out.update(s for view in views for s in _strings(rules.page_texts(view, "ann")))
+        out.update(s for view in views for s in strings(rules.page_texts(view, "ann")))
         waiting = rules.waiting_for(state)
         if not waiting or bot is None:
             break

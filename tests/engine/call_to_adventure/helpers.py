@@ -1,7 +1,9 @@
-"""A small card set made for tests, and games built from it with explicit decks and rune casts."""
+"""A small card set made for tests, and games built from it with explicit decks and rune casts; the Dutch glossary
+check (GLOSSARY.md) of the engine's words and of the server's Dutch texts of the game."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +15,23 @@ NAMES = ("ann", "bob", "cy", "dee")
 # Faces of the default runes (index into the face list): core 0 -> 1, 1 -> 0 (core 2: 1 -> the card face);
 # ability 0 -> 2, 1 -> 1; special 0 -> 2, 1 -> 0 and its special effect; dark 0 -> 2 and a corruption, 1 -> 1.
 ONE, ZERO = 0, 1
+
+NOT_GLOSSARY_NL = re.compile(r"\b(?:kracht(?:en)?|\w*icoon\w*|\w*iconen\w*|\w*kaartzijden?\w*)\b", re.IGNORECASE)
+"""Dutch words GLOSSARY.md gives other words for: power is "vermogen" (kracht/krachten would also read as the
+Strength ability, "Kracht"), icon is "symbool" (icoon, iconen, verhaaliconen …), card face is "kaartvlak"."""
+OPPONENT_NL = re.compile(r"\btegenstanders?\b")
+"""Another player is a "tegenspeler"; "Tegenstander", capitalised, is the Adversary of solo and co-op games."""
+GLOSSARY_NL = ((r"\bpowers?\b", "vermogen"), (r"\bicons?\b", "symbo"), (r"\bcard faces?\b(?! down)", "kaartvlak"))
+"""The three English terms and the Dutch word GLOSSARY.md gives each ("card face down" is a card, not a rune's
+face)."""
+
+
+def not_glossary_nl(dutch: str, english: str = "") -> list[str]:
+    """The words of a Dutch text that are not the glossary's: any kracht/krachten but "Kracht" as the Strength
+    ability's name (where the English says Strength, or, without English, capitalised as that name is),
+    icoon/iconen/kaartzijde in any word, and a lowercase tegenstander."""
+    found = NOT_GLOSSARY_NL.findall(dutch) + OPPONENT_NL.findall(dutch)
+    return [w for w in found if not (w == "Kracht" and (not english or re.search(r"\bStrength\b", english)))]
 
 
 def _runes_and_track() -> str:

@@ -15,13 +15,10 @@ from engine.call_to_adventure.words import Words
 from engine.call_to_adventure.words_fr import FR
 from engine.call_to_adventure.words_nl import NL
 
+from .helpers import GLOSSARY_NL, not_glossary_nl
+
 STARTER = packaged_set()
 LANGS: tuple[type[Words], ...] = (NL, FR)
-# Dutch words GLOSSARY.md gives other words for: power is "vermogen" (kracht/krachten would also read as the
-# Strength ability, "Kracht"), icon is "symbool" (icoon, iconen, verhaaliconen …), card face is "kaartvlak".
-NOT_GLOSSARY_NL = re.compile(r"\b(?:kracht(?:en)?|\w*icoon\w*|\w*iconen\w*|\w*kaartzijden?\w*)\b", re.IGNORECASE)
-# The three English terms and the Dutch word GLOSSARY.md gives each ("card face down" is a card, not a rune's face).
-GLOSSARY_NL = ((r"\bpowers?\b", "vermogen"), (r"\bicons?\b", "symbo"), (r"\bcard faces?\b(?! down)", "kaartvlak"))
 
 
 def fields(text: str) -> set[str]:
@@ -59,13 +56,6 @@ def test_extra_keys_are_forms_of_english_keys_and_need_no_new_placeholder(lang: 
         assert base in Words.TEXTS and form in ("you", "one"), key
         allowed = fields(Words.TEXTS[base]) | ({"n", "count"} if form == "one" else {"who"})
         assert fields(lang.TEXTS[key]) <= allowed, key
-
-
-def not_glossary_nl(dutch: str, english: str) -> list[str]:
-    """The words of a Dutch text that are not the glossary's: any kracht/krachten but "Kracht" where the English
-    says Strength (the ability's name), and icoon/iconen/kaartzijde in any word."""
-    found = NOT_GLOSSARY_NL.findall(dutch)
-    return [w for w in found if not (w == "Kracht" and re.search(r"\bStrength\b", english))]
 
 
 def dutch_texts() -> list[tuple[str, str, str]]:
