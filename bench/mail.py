@@ -39,9 +39,9 @@ from flask import Flask
 from sqlalchemy import Engine, func, select, update
 from sweep import create_templates, grow, settle
 
-from pbem import create_app, db
+from pbem import create_app, db, timing
 from pbem.mail import outbox
-from pbem.models import OutboxEmail, Wait, utcnow
+from pbem.models import OutboxEmail, Wait
 
 PBEM = Path(sys.executable).with_name("pbem")
 MESSAGE_ID = re.compile(rb"^Message-ID:\s*(<[^>]+>)", re.MULTILINE | re.IGNORECASE)
@@ -158,7 +158,7 @@ def outage(label: str, url: str, reminders: int) -> None:
         db.upgrade(db.get_engine())
     create_templates(app, 16)
     grow(eng, reminders)
-    now = utcnow()
+    now = timing.now()
     wait = Wait.__table__  # type: ignore[attr-defined]
     with eng.begin() as conn:
         conn.execute(update(OutboxEmail).values(status="sent", sent_at=now))  # the invitations went out long ago

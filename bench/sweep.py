@@ -33,9 +33,9 @@ from common import postgres_schema
 from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
-from pbem import create_app, db, flows
+from pbem import create_app, db, flows, timing
 from pbem.core import games
-from pbem.models import Game, Seat, Wait, utcnow
+from pbem.models import Game, Seat, Wait
 from pbem.scheduler import sweeps
 
 DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -137,16 +137,16 @@ def plan(eng: Engine) -> str:
     )
     with eng.connect() as conn:
         if eng.dialect.name == "postgresql":
-            rows = conn.execute(text(f"EXPLAIN {query}"), {"now": utcnow()}).scalars().all()
+            rows = conn.execute(text(f"EXPLAIN {query}"), {"now": timing.now()}).scalars().all()
         else:
-            rows = [r[-1] for r in conn.execute(text(f"EXPLAIN QUERY PLAN {query}"), {"now": utcnow()})]
+            rows = [r[-1] for r in conn.execute(text(f"EXPLAIN QUERY PLAN {query}"), {"now": timing.now()})]
     return " / ".join(str(r).strip() for r in rows)
 
 
 def measure(app: Flask, eng: Engine, size: int, seed_seconds: float, runs: int) -> Figures:
     """The cold sweep and ``runs`` more of each kind, with nothing due."""
     figures = Figures(size, seed_seconds)
-    now = utcnow()
+    now = timing.now()
     for _ in range(runs + 1):
         seconds, handled = timed(app, sweeps.reminder_sweep, now)
         assert handled == 0, "nothing is due"
@@ -162,7 +162,7 @@ def check_due(app: Flask, eng: Engine, game_id: int) -> tuple[int, int]:
 
     A reminder found in the player's quiet hours is moved to their end instead of sent: handled all the same.
     """
-    now = utcnow()
+    now = timing.now()
     table = Wait.__table__  # type: ignore[attr-defined]
     due = now - timedelta(minutes=1)
     with eng.begin() as conn:
@@ -190,7 +190,7 @@ def run_database(label: str, url: str, args: argparse.Namespace) -> list[Figures
             print(f"[{label}] growing to {size:,} active games …", flush=True)
             t0 = time.perf_counter()
             grow(eng, size)
-            spread(eng, utcnow() + timedelta(hours=1))
+            spread(eng, timing.now() + timedelta(hours=1))
             settle(eng)
             out.append(measure(app, eng, size, time.perf_counter() - t0, args.runs))
             print(f"[{label}] {size:,} games: plan {plan(eng)}", flush=True)

@@ -51,10 +51,10 @@ from flask import Flask
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
 import engine
-from pbem import create_app, db, flows
+from pbem import create_app, db, flows, timing
 from pbem.core import games, links
 from pbem.core import seats as seat_rows
-from pbem.models import Game, MoveRecord, Seat, utcnow
+from pbem.models import Game, MoveRecord, Seat
 
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
@@ -107,7 +107,7 @@ def seed_finished(eng: Engine, total: int, game: str, templates: int = 16) -> tu
     """Insert ``total`` finished games with their seats and full logs; return (move rows, seconds)."""
     started = time.perf_counter()
     g, s, m = Game.__table__, Seat.__table__, MoveRecord.__table__  # type: ignore[attr-defined]
-    now = utcnow()
+    now = timing.now()
     with eng.begin() as conn:
         _fast_bulk(conn)
         for gid in range(1, templates + 1):
@@ -219,9 +219,9 @@ def create_active(app: Flask, name: str, seed: int, key: str, plies: int = 0) ->
         with eng.begin() as conn:
             # The seats are people's: their earlier moves are logged as made on their pages, so that a turn
             # email tells what happened since the player's own last move, as it would in a real game.
-            rows = _move_rows(gid, played, utcnow(), source="page")
+            rows = _move_rows(gid, played, timing.now(), source="page")
             conn.execute(insert(MoveRecord.__table__), rows)  # type: ignore[attr-defined]
-            row = _game_row(played, None, utcnow(), name)
+            row = _game_row(played, None, timing.now(), name)
             row["version"] = version + len(played.log)
             conn.execute(update(Game.__table__).where(Game.__table__.c.id == gid).values(**row))  # type: ignore[attr-defined]
     return gid

@@ -25,7 +25,7 @@ from .flows import games as game_flows
 from .mail import dns, sender
 from .mail.sender import send_due
 from .mail_in import imap, lmtp
-from .models import Game, utcnow
+from .models import Game
 from .scheduler import jobs
 
 
@@ -117,7 +117,7 @@ def doctor_command() -> None:
     """Check this site's configuration end to end (database, secret, links, SMTP login, Redis, game files,
     scheduler) without sending any email; exit 1 if something must be fixed."""
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
-    findings = doctor.run(app, utcnow())
+    findings = doctor.run(app, timing.now())
     for finding in findings:
         click.echo(f"{_('OK') if finding.ok else _('FIX'):4} {finding.what}")
     if not all(f.ok for f in findings):

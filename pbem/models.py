@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Column, DateTime, Index, Integer, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-
-def utcnow() -> datetime:
-    """Now, in UTC (the database keeps UTC only)."""
-    return datetime.now(UTC)
+from . import timing
 
 
 def _ts(**kw: Any) -> Any:
-    return Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False, **kw))
+    return Field(default_factory=timing.now, sa_column=Column(DateTime(timezone=True), nullable=False, **kw))
 
 
 def _when(**kw: Any) -> Any:

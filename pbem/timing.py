@@ -1,17 +1,54 @@
 """Time rules of a game, as pure functions: the policy, quiet hours, reminders, deadlines and absences.
 
-Nothing here touches the database or reads the clock: ``now`` is always a parameter, and every
-datetime given or returned is aware and in UTC. Local times are worked out with ``zoneinfo``,
+Nothing here touches the database, and but for ``now`` nothing reads the clock: ``now`` is a parameter of every
+rule, and every datetime given or returned is aware and in UTC. Local times are worked out with ``zoneinfo``,
 including the hours that do not exist (spring forward) or happen twice (fall back).
+
+``now()`` is the server's one source of the current time: the web, the scheduler, the sender, the signed links
+and the tests all ask it, and a test or a simulation sets another clock with ``use_clock`` (or ``frozen``).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+Clock = Callable[[], datetime]
+"""A clock: a function that returns now, aware and in UTC."""
+
+
+def _wall() -> datetime:
+    return datetime.now(UTC)
+
+
+_source: Clock = _wall
+
+
+def now() -> datetime:
+    """Now, aware and in UTC, by the clock in use (the wall clock unless ``use_clock`` set another)."""
+    return _source()
+
+
+@contextmanager
+def use_clock(clock: Clock) -> Iterator[Clock]:
+    """Make ``clock`` the source of ``now()`` for the whole process until the block ends (tests, the simulator)."""
+    global _source
+    before, _source = _source, clock
+    try:
+        yield clock
+    finally:
+        _source = before
+
+
+def frozen(at: datetime) -> AbstractContextManager[Clock]:
+    """``use_clock`` with a clock that always says ``at`` (aware; naive means UTC)."""
+    fixed = at.replace(tzinfo=UTC) if at.tzinfo is None else at.astimezone(UTC)
+    return use_clock(lambda: fixed)
 
 
 def N_(text: str) -> str:

@@ -6,6 +6,7 @@ import ast
 import re
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,44 @@ def test_import_contracts() -> None:
     linter = Path(sys.executable).with_name("lint-imports")
     result = subprocess.run([str(linter), "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout[-3000:]
+
+
+ISO_DATE = re.compile(r"(?<![\d-])(\d{4})-(\d{2})-(\d{2})(?![\d])")
+
+
+def test_tests_name_no_date_still_ahead() -> None:
+    """A date written into a test that lies ahead will pass one day and turn the suite red on that day (as
+    ``absent jusqu'au 2026-12-02`` did): freeze the clock (``timing.frozen``) at a past date, or build the date from
+    ``timing.now()``."""
+    today = date.today()
+    ahead = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            for match in ISO_DATE.finditer(line):
+                try:
+                    day = date(*map(int, match.groups()))
+                except ValueError:
+                    continue
+                if day >= today:
+                    ahead.append(f"{path.relative_to(ROOT)}:{number} {match.group(0)}")
+    assert not ahead, "dates still ahead in tests: " + ", ".join(ahead)
+
+
+# What may read the wall clock itself: the clock, and the rate limiter's reset time (the limits library keeps its
+# windows on the wall clock, so the seconds left are worked out on the same clock).
+CLOCK_READERS = {"pbem/timing.py", "pbem/web/front.py", "pbem/web/admin/login.py", "pbem/scheduler/jobs.py"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in (ROOT / "pbem").rglob("*.py") if p.relative_to(ROOT).as_posix() not in CLOCK_READERS),
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_the_server_reads_time_from_timing_now_only(path: Path) -> None:
+    """Every time in the server comes from ``timing.now()``, so that a test or the simulator can set the clock."""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            called = f"{node.value.id}.{node.attr}"
+            assert called not in {"datetime.now", "datetime.utcnow", "date.today", "time.time"}, (
+                f"{path.name}:{node.lineno} reads the wall clock ({called}): use timing.now()"
+            )

@@ -9,7 +9,6 @@ The services know a game only through ``engine.GAMES`` and its protocol.
 
 from __future__ import annotations
 
-from ..models import utcnow as utcnow
 from .accounts import (
     MAX_PASSWORD,
     MIN_PASSWORD,

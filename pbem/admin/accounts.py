@@ -15,10 +15,11 @@ from sqlalchemy import or_, update
 from sqlmodel import Session, col, select
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from .. import timing
 from ..core.checks import check_language, check_timezone, require_email
 from ..core.errors import ServiceError
 from ..i18n import N_
-from ..models import AdminSession, AdminUser, utcnow
+from ..models import AdminSession, AdminUser
 from .common import Actor
 
 USERNAME = re.compile(r"[A-Za-z0-9._@-]{1,64}")
@@ -108,7 +109,7 @@ def authenticate(*, session: Session, username: Any, password: Any, now: datetim
         return None
     if not check_password_hash(user.password_hash, password):
         return None
-    user.last_login_at = now or utcnow()
+    user.last_login_at = now or timing.now()
     session.add(user)
     return user
 
@@ -126,7 +127,7 @@ def start_session(*, session: Session, user: AdminUser, now: datetime | None = N
 
     The token is random and only its hash is stored; rows this admin no longer needs are deleted on the way.
     """
-    now = now or utcnow()
+    now = now or timing.now()
     assert user.id is not None
     session.execute(
         sa.delete(AdminSession).where(
@@ -188,7 +189,7 @@ def end_session(*, session: Session, value: str, now: datetime | None = None) ->
     row = _session_row(session, value)
     if row is None:
         return False
-    row.revoked_at = now or utcnow()
+    row.revoked_at = now or timing.now()
     session.add(row)
     return True
 
@@ -198,7 +199,7 @@ def end_all_sessions(*, session: Session, admin_id: int, now: datetime | None = 
     result = session.execute(
         update(AdminSession)
         .where(col(AdminSession.admin_id) == admin_id, col(AdminSession.revoked_at).is_(None))
-        .values(revoked_at=now or utcnow())
+        .values(revoked_at=now or timing.now())
     )
     return int(getattr(result, "rowcount", 0) or 0)
 

@@ -12,7 +12,7 @@ from ..core import seats as seat_rows
 from ..core.audit import Actor as Actor
 from ..core.errors import NotNow
 from ..i18n import N_
-from ..models import Game, Seat, utcnow
+from ..models import Game, Seat
 
 STATUSES = ("invited", "playing", "finished", "aborted")
 """A game's status as the admin page shows it: the stored ones (``invited``: waiting for answers to its invitations),
@@ -24,7 +24,7 @@ MAX_REASON = 150
 
 def now_or(now: datetime | None) -> datetime:
     """``now`` in UTC, or the current time."""
-    return timing.utc(now) or utcnow()
+    return timing.utc(now) or timing.now()
 
 
 def running(session: Session, game_id: int, *, unpaused: bool = True) -> Game:

@@ -19,8 +19,9 @@ from sqlalchemy import Engine, inspect, update
 from sqlalchemy.engine import URL
 from sqlmodel import Session, col, func, select
 
+from .. import timing
 from ..core import games
-from ..models import Game, OutboxEmail, Seat, Wait, utcnow
+from ..models import Game, OutboxEmail, Seat, Wait
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"
@@ -131,7 +132,7 @@ def restore(engine: Engine, source: Path) -> Restored:
         in_flight = session.execute(
             update(OutboxEmail)
             .where(col(OutboxEmail.status) == "sending")
-            .values(status="queued", claimed_by=None, claimed_at=None, next_attempt_at=utcnow())
+            .values(status="queued", claimed_by=None, claimed_at=None, next_attempt_at=timing.now())
         ).rowcount  # type: ignore[attr-defined]
         unsent = session.exec(select(func.count()).where(col(OutboxEmail.status) == "queued")).one()
     return Restored(description, int(unsent), int(in_flight))

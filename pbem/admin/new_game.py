@@ -23,7 +23,7 @@ from ..core.errors import InputErrors, NotFound, ServiceError
 from ..flows import games as game_flows
 from ..flows import invites as invite_flows
 from ..i18n import N_
-from ..models import Game, utcnow
+from ..models import Game
 from .common import Actor
 
 _: Callable[..., str] = gettext
@@ -232,7 +232,7 @@ def _start(new: NewGame, errors: dict[str, str]) -> date | None:
     except ValueError:
         errors["start_by"] = _("a day like 2026-03-12, or nothing")
         return None
-    if day <= utcnow().date():
+    if day <= timing.now().date():
         errors["start_by"] = _("a day after today")
         return None
     return day

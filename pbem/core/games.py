@@ -30,7 +30,7 @@ from engine.protocol import Game as Rules
 
 from .. import db, i18n, timing
 from ..i18n import N_, Np_
-from ..models import Game, MoveRecord, Record, Seat, utcnow
+from ..models import Game, MoveRecord, Record, Seat
 from . import seats as seat_rows
 from . import waits
 from .checks import MAX_GAME_NAME, MAX_PLAYER_NAME, check_email, check_name, check_text, check_timezone, same_name
@@ -513,7 +513,7 @@ def apply_move(
     before = Before.of(rules, game, state)
     outcome = MoveOutcome(game, state, seats=seats, before=before)
     if standing and source in ("page", "link", "email"):
-        _check_standing_rate(session, rules, game_id, seat, utcnow())
+        _check_standing_rate(session, rules, game_id, seat, timing.now())
     version = game.version
     next_seq = _next_seq(session, game_id)
     try:
@@ -543,7 +543,7 @@ def leave_seat(*, session: Session, game_id: int, seat: int) -> MoveOutcome:
         raise ServiceError(N_("the game is over: there is nothing to leave"))
     before = Before.of(rules, game, state)
     leaver = seats[seat]
-    leaver.kind, leaver.left_at, leaver.nonce = default_bot(rules), utcnow(), secrets.token_urlsafe(24)
+    leaver.kind, leaver.left_at, leaver.nonce = default_bot(rules), timing.now(), secrets.token_urlsafe(24)
     session.add(leaver)
     outcome = MoveOutcome(game, state, seats=seats, before=before)
     if game.paused_at is None:
@@ -593,7 +593,7 @@ def _apply_logged(session: Session, outcome: MoveOutcome, seat: Seat, move: Any,
         move=move.to_json(),
         events=events,
         source=source,
-        created_at=utcnow(),
+        created_at=timing.now(),
     )
     outcome.logged.append(record)  # inserted by _store, all in one statement
 
@@ -638,14 +638,14 @@ def _store(session: Session, outcome: MoveOutcome, expected_version: int) -> Non
         "status": _status(outcome.rules, state),
         "current_seat": _first_waited(outcome.rules, state, outcome.seats),
         "version": expected_version + 1,
-        "updated_at": utcnow(),
+        "updated_at": timing.now(),
         **waits.store_fields(
             session=session,
             game=game,
             rules=outcome.rules,
             state=state,
             seats=outcome.seats,
-            now=utcnow(),
+            now=timing.now(),
             before=outcome.before.waiting if outcome.before is not None and game.paused_at is None else None,
         ),
     }

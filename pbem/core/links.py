@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import current_app, url_for
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
+from .. import timing
 from .errors import LinkExpired, LinkInvalid
 
 PERSONAL = "pbem.personal"
@@ -41,9 +42,16 @@ def nonce_tag(nonce: str) -> str:
     return hashlib.sha256(nonce.encode()).hexdigest()[:12]
 
 
+class _Signer(TimestampSigner):
+    """itsdangerous's signer, its time stamps read from ``timing.now`` (a link's age follows the one clock)."""
+
+    def get_timestamp(self) -> int:
+        return int(timing.now().timestamp())
+
+
 def _serializer(purpose: str) -> URLSafeTimedSerializer:
     keys = [*current_app.config["SECRET_KEY_FALLBACKS"], current_app.config["SECRET_KEY"]]
-    return URLSafeTimedSerializer(keys, salt=purpose)
+    return URLSafeTimedSerializer(keys, salt=purpose, signer=_Signer)
 
 
 def personal_token(game_id: int, seat: int, nonce: str) -> str:

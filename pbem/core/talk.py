@@ -10,9 +10,9 @@ from sqlalchemy import bindparam, func
 from sqlalchemy import select as core_select
 from sqlmodel import Session, col, select
 
-from .. import db
+from .. import db, timing
 from ..i18n import N_
-from ..models import Message, utcnow
+from ..models import Message
 from ..timing import utc
 from . import seats
 from .checks import check_name
@@ -85,14 +85,14 @@ def said(*, session: Session, game_id: int, names: dict[int, str], since: dateti
         rows = db.rows(session, _SAID_SINCE, {"game_id": game_id, "since": since}).all()
     else:
         rows = db.rows(session, _SAID_LATEST, {"game_id": game_id}).all()[::-1]
-    return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow()) for r in rows]
+    return [Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or timing.now()) for r in rows]
 
 
 def said_to_organiser(*, session: Session, game_id: int, names: dict[int, str]) -> list[Said]:
     """The latest SHOWN messages of a game, oldest first, the hidden ones too (marked): the organiser's view."""
     rows = db.rows(session, _ALL_SAID, {"game_id": game_id}).all()[::-1]
     return [
-        Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or utcnow(), r.hidden_at is not None)
+        Said(r.id or 0, names.get(r.seat, "?"), r.text, utc(r.created_at) or timing.now(), r.hidden_at is not None)
         for r in rows
     ]
 

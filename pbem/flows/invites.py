@@ -21,7 +21,7 @@ from ..core import games, invites
 from ..core import seats as seat_rows
 from ..core.errors import NotNow, ServiceError
 from ..mail import notify
-from ..models import Game, Seat, utcnow
+from ..models import Game, Seat
 
 
 def create(
@@ -76,7 +76,7 @@ def answer_invitation(*, session: Session, seat: Seat, accept: bool, now: dateti
     """Store ``seat``'s answer to its invitation (True: accept, False: decline) from its page or a reply (the caller
     has checked the seat's link or reply address); the organiser is told, and the game starts at once when this was
     the last acceptance it waited for. NotNow when the game no longer waits for answers."""
-    now = now or utcnow()
+    now = now or timing.now()
     done = invites.answer(session=session, game_id=seat.game_id, seat=seat.position, accept=accept, now=now)
     if done.changed:
         waiting = [s.name for s in done.seats if not invites.accepted(s)]

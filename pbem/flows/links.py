@@ -12,12 +12,12 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from .. import i18n
+from .. import i18n, timing
 from ..core import checks, links, seats
 from ..core.errors import LinkInvalid, TooMany
 from ..i18n import N_
 from ..mail import compose, notify
-from ..models import Game, OutboxEmail, Seat, utcnow
+from ..models import Game, OutboxEmail, Seat
 
 FRESH_LINK_LIMITS = ((timedelta(minutes=10), 1), (timedelta(days=1), 5))
 """At most 1 fresh-link email per seat in 10 minutes and 5 in a day."""
@@ -33,7 +33,7 @@ def fresh_link(*, session: Session, token: str, now: datetime | None = None) -> 
     Returns None (nothing sent) for a seat without an email address; raises TooMany past FRESH_LINK_LIMITS,
     counted from the seat's fresh-link emails in the outbox.
     """
-    now = now or utcnow()
+    now = now or timing.now()
     link = links.read_any_age(token)
     seat = session.exec(
         select(Seat).where(Seat.game_id == link.game_id, Seat.position == link.seat).with_for_update()
@@ -61,7 +61,7 @@ def lost_links(*, session: Session, address: str, now: datetime | None = None) -
     ``address`` is checked (ServiceError if it is not one). Nothing is queued for an address that plays in no
     game, nor past LOST_LINKS_LIMITS: the caller answers the same either way, so nobody learns who plays here.
     """
-    now = now or utcnow()
+    now = now or timing.now()
     address = checks.check_email(address, i18n.text(N_("the address")))
     found = list(
         session.exec(

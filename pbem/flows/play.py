@@ -10,9 +10,10 @@ from typing import Any
 
 from sqlmodel import Session
 
+from .. import timing
 from ..core import games, seats, talk
 from ..mail import notify
-from ..models import Game, Message, utcnow
+from ..models import Game, Message
 
 MAX_BOT_MOVES = 40
 """A bound on the decisions a bot makes in a row for one seat (several decisions may share one wait)."""
@@ -35,7 +36,7 @@ def move(
     message that is refused refuses the move too. ``loaded``: the game and seats the caller read, locked, in this
     transaction (read once per request)."""
     if message:
-        talk.say(session=session, game_id=game_id, seat=seat, text=message, nonce_tag=nonce_tag, now=utcnow())
+        talk.say(session=session, game_id=game_id, seat=seat, text=message, nonce_tag=nonce_tag, now=timing.now())
     outcome = games.apply_move(
         session=session,
         game_id=game_id,
@@ -60,7 +61,7 @@ def leave(*, session: Session, game_id: int, seat: int) -> games.MoveOutcome:
 
 def say(*, session: Session, game_id: int, seat: int, text: str, nonce_tag: str | None) -> Message:
     """Say something to the table (``core.talk.say``): the others read it on their page and in their next email."""
-    return talk.say(session=session, game_id=game_id, seat=seat, text=text, nonce_tag=nonce_tag, now=utcnow())
+    return talk.say(session=session, game_id=game_id, seat=seat, text=text, nonce_tag=nonce_tag, now=timing.now())
 
 
 def bot_decides(*, session: Session, game: Game, seat: int, source: str, wait: str | None = None) -> int:

@@ -8,10 +8,10 @@ from datetime import datetime
 from flask_babel import gettext as _
 from sqlmodel import Session
 
-from .. import i18n
+from .. import i18n, timing
 from ..core import rematch
 from ..mail import notify
-from ..models import Game, Seat, utcnow
+from ..models import Game, Seat
 from . import invites
 
 
@@ -21,7 +21,7 @@ def ask_again(
     """A player of a finished game asks to play again: noted on their seat (the admin page shows it) and, the
     first time, told to the organiser by email."""
     game, me, new = rematch.ask_again(
-        session=session, game_id=game_id, seat=seat, now=now or utcnow(), nonce_tag=nonce_tag
+        session=session, game_id=game_id, seat=seat, now=now or timing.now(), nonce_tag=nonce_tag
     )
     if new:
         with i18n.in_language(notify.organiser_language(session, game)):

@@ -18,12 +18,12 @@ from sqlmodel import Session
 from engine.errors import FormatError
 from engine.protocol import command_words
 
-from .. import i18n
+from .. import i18n, timing
 from ..core import games, links, replies, seats
 from ..core.errors import AlreadyPlayed, ServiceError
 from ..i18n import N_
 from ..mail import compose, notify
-from ..models import OutboxEmail, utcnow
+from ..models import OutboxEmail
 from . import invites, play
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ class Handled:
 def handle(*, session: Session, reply: Reply, base: str, bounce_base: str = "", now: datetime | None = None) -> Handled:
     """Handle one message in the caller's transaction (see the module); ``base`` is MAIL_REPLY_ADDRESS and
     ``bounce_base`` MAIL_BOUNCE_ADDRESS (the VERP return path)."""
-    now = now or utcnow()
+    now = now or timing.now()
     row = replies.claim(session=session, message_id=reply.message_id, now=now)
     if row is None:
         return Handled("duplicate")

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from .. import timing
 from ..core import games, waits
 from ..mail import notify
-from ..models import Game, OutboxEmail, Seat, utcnow
+from ..models import Game, OutboxEmail, Seat
 
 
 def rotate(seat: Seat) -> None:
@@ -54,7 +55,7 @@ def welcome(
     seat.bounced_at, seat.bounce_detail = None, None
     session.add(seat)
     session.flush()
-    waits.restart(session, game, seat, utcnow())
+    waits.restart(session, game, seat, timing.now())
     notify.queue_invitation(session=session, game=game, seats=seats, seat=seat, person=person)
     if former is not None and former.email.lower() != (seat.email or "").lower():
         notify.queue_replaced(

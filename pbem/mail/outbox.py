@@ -14,7 +14,8 @@ from sqlalchemy import and_, func, or_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from ..models import OutboxEmail, utcnow
+from .. import timing
+from ..models import OutboxEmail
 
 FORBIDDEN_IN_HEADERS = ("\r", "\n", "\0")
 STUCK_KEY = "stuck:"
@@ -79,7 +80,7 @@ def queue(
     for name, value in (headers or {}).items():
         check_header(name, "a header name")
         check_header(value, f"the {name} header")
-    now = now or utcnow()
+    now = now or timing.now()
     values: dict[str, Any] = {
         "kind": kind,
         "to_addr": to,

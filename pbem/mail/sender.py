@@ -28,10 +28,10 @@ from sqlalchemy import CursorResult, Engine, select, update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, col
 
-from .. import db
+from .. import db, timing
 from ..core import games, links
 from ..core.errors import ServiceError
-from ..models import Game, OutboxEmail, Seat, utcnow
+from ..models import Game, OutboxEmail, Seat
 from . import notify
 from .outbox import HeaderInjection, as_utc, check_header, claim_due, message_domain
 
@@ -395,7 +395,7 @@ class _Batch:
         return self.renewed + self.stale * 0.9
 
     def _stamp(self) -> datetime:
-        return self.now if self.now is not None else utcnow()
+        return self.now if self.now is not None else timing.now()
 
     def _record(self, email: Outgoing, **values: Any) -> None:
         if email.rendered and values.get("status") != "dropped":  # what was (or would have been) sent
@@ -752,7 +752,7 @@ def send_due(
     engine = engine or db.get_engine()
     claimer = _claimer_id()
     with db.write_session(engine) as session:
-        rows = claim_due(session=session, now=now or utcnow(), limit=limit or cfg["MAIL_BATCH"], claimer=claimer)
+        rows = claim_due(session=session, now=now or timing.now(), limit=limit or cfg["MAIL_BATCH"], claimer=claimer)
         batch = [Outgoing.of(row) for row in rows]
     report = SendReport(claimed=len(batch))
     if batch:
@@ -768,7 +768,7 @@ def send_due(
                     delivery.over_smtp(batch, own)
                 finally:
                     own.close()
-    report.stuck_notices = _tell_organisers(engine, now or utcnow())
+    report.stuck_notices = _tell_organisers(engine, now or timing.now())
     return report
 
 

@@ -33,11 +33,10 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.serving import run_simple
 
-from .. import db
+from .. import db, timing
 from ..core import health
 from ..mail import sender
 from ..mail_in import imap
-from ..models import utcnow
 from . import sweeps
 
 log = logging.getLogger(__name__)
@@ -65,7 +64,7 @@ def send_mail_job(app: Flask) -> None:
 def deadline_job(app: Flask) -> None:
     """Apply the timeout policy of every game whose deadline passed."""
     with app.app_context(), _beating("deadlines") as done:
-        applied = sweeps.deadline_sweep(now=utcnow())
+        applied = sweeps.deadline_sweep(now=timing.now())
         done.append(applied)
         if applied:
             log.info("deadlines: %d applied", applied)
@@ -74,7 +73,7 @@ def deadline_job(app: Flask) -> None:
 def reminder_job(app: Flask) -> None:
     """Queue the reminders that are due."""
     with app.app_context(), _beating("reminders") as done:
-        queued = sweeps.reminder_sweep(now=utcnow())
+        queued = sweeps.reminder_sweep(now=timing.now())
         done.append(queued)
         if queued:
             log.info("reminders: %d queued", queued)
@@ -83,7 +82,7 @@ def reminder_job(app: Flask) -> None:
 def digest_job(app: Flask) -> None:
     """Queue the daily digests that are due."""
     with app.app_context(), _beating("digests") as done:
-        queued = sweeps.digest_sweep(now=utcnow())
+        queued = sweeps.digest_sweep(now=timing.now())
         done.append(queued)
         if queued:
             log.info("digests: %d queued", queued)
@@ -106,7 +105,7 @@ def _beat(job: str, seconds: float, done: int) -> None:
     """Record a job's heartbeat; a database that cannot take it is only logged (the heartbeat ages, as it should)."""
     try:
         with db.write_session() as session:
-            health.beat(session=session, job=job, now=utcnow(), seconds=seconds, done=done, host=HOST)
+            health.beat(session=session, job=job, now=timing.now(), seconds=seconds, done=done, host=HOST)
     except SQLAlchemyError as exc:
         log.warning("%s: the heartbeat could not be recorded: %s", job, type(exc).__name__)
 
@@ -122,7 +121,7 @@ def mail_in_job(app: Flask) -> None:
 def start_job(app: Flask) -> None:
     """Start the games waiting for answers whose start date has come."""
     with app.app_context(), _beating("starts") as done:
-        started = sweeps.start_sweep(now=utcnow())
+        started = sweeps.start_sweep(now=timing.now())
         done.append(started)
         if started:
             log.info("starts: %d games started", started)
@@ -145,7 +144,7 @@ def build(app: Flask) -> BackgroundScheduler:
         executors={"default": ThreadPoolExecutor(len(JOBS) + 1)},
         job_defaults=JOB_DEFAULTS,
     )
-    first = datetime.now(UTC)
+    first = datetime.now(UTC)  # APScheduler runs on the wall clock, whatever clock the jobs read
     jobs = list(JOBS)
     if app.config["MAIL_IN_IMAP_HOST"]:
         jobs.append(("mail-in", mail_in_job, "MAIL_IN_POLL_SECONDS"))

@@ -10,11 +10,10 @@ from typing import Any
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext as _
 
-from .. import db, i18n
+from .. import db, i18n, timing
 from ..core import seats
 from ..core.errors import ServiceError
 from ..i18n import N_
-from ..models import utcnow
 from . import tokens
 from .errors import titled
 
@@ -37,7 +36,12 @@ def set_away(token: str) -> Any:
         raise ServiceError(N_("Choose the date you are back, like 2026-03-12."), title=N_("That date is not valid"))
     with db.write_session() as session:
         seats.set_absence(
-            session=session, game_id=link.game_id, seat=link.seat, until=until, now=utcnow(), nonce_tag=link.nonce_tag
+            session=session,
+            game_id=link.game_id,
+            seat=link.seat,
+            until=until,
+            now=timing.now(),
+            nonce_tag=link.nonce_tag,
         )
     flash(
         _("You are away until %(date)s: no reminders until then, and your deadlines wait.", date=i18n.day(until)),
@@ -53,7 +57,9 @@ def back(token: str) -> Any:
     link = tokens.link()
     tokens.seat()
     with db.write_session() as session:
-        seats.end_absence(session=session, game_id=link.game_id, seat=link.seat, now=utcnow(), nonce_tag=link.nonce_tag)
+        seats.end_absence(
+            session=session, game_id=link.game_id, seat=link.seat, now=timing.now(), nonce_tag=link.nonce_tag
+        )
     flash(_("Welcome back: you are no longer marked as away."), "done")
     return _back()
 
@@ -76,7 +82,7 @@ def quiet(token: str) -> Any:
             seat=link.seat,
             start=start,
             end=end,
-            now=utcnow(),
+            now=timing.now(),
             nonce_tag=link.nonce_tag,
         )
         chosen = f"{seat.quiet_start}-{seat.quiet_end}" if seat.quiet_start else None

@@ -26,9 +26,8 @@ from prometheus_client.registry import Collector
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
-from .. import db
+from .. import db, timing
 from ..core import health
-from ..models import utcnow
 
 log = logging.getLogger(__name__)
 bp = Blueprint("health", __name__)
@@ -62,7 +61,7 @@ def healthz() -> Response:
 @bp.get("/readyz")
 def readyz() -> tuple[Response, int]:
     """200 when the database answers, its schema is current and the scheduler beats; else 503. JSON either way."""
-    report = readiness(current_app, utcnow())
+    report = readiness(current_app, timing.now())
     return jsonify(report), 200 if report["ok"] else 503
 
 
@@ -106,7 +105,7 @@ def metrics() -> Response:
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     else:
         registry.register(REQUEST_SECONDS)
-    registry.register(_Database(current_app._get_current_object(), utcnow()))  # type: ignore[attr-defined]
+    registry.register(_Database(current_app._get_current_object(), timing.now()))  # type: ignore[attr-defined]
     return Response(generate_latest(registry), mimetype=CONTENT_TYPE_LATEST)
 
 

@@ -9,11 +9,10 @@ from flask import Blueprint, flash, g, redirect, render_template, request, url_f
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
-from .. import db, i18n
+from .. import db, i18n, timing
 from ..core import links, mine
 from ..core.errors import Gone, LinkExpired, ServiceError
 from ..i18n import N_
-from ..models import utcnow
 from .away import parse_date
 from .errors import titled
 
@@ -47,7 +46,7 @@ def page(token: str) -> Any:
     """The address's games: waiting on it first, then the others, then the finished ones with their results."""
     entries = mine.games_of(session=db.get_session(), address=address())
     _speak(entries)
-    today = utcnow().date()
+    today = timing.now().date()
     finished = [e for e in entries if e.stands == "over"]
     return render_template(
         "mine/page.html",
@@ -71,7 +70,7 @@ def set_away(token: str) -> Any:
     if until is None:
         raise ServiceError(N_("Choose the date you are back, like 2026-03-12."), title=N_("That date is not valid"))
     with db.write_session() as session:
-        done = mine.set_away(session=session, address=who, until=until, now=utcnow())
+        done = mine.set_away(session=session, address=who, until=until, now=timing.now())
         _speak(mine.games_of(session=session, address=who))
         refused = [(a.game.name, a.refused.message) for a in done if a.refused is not None]
         changed = len(done) - len(refused)
@@ -98,7 +97,7 @@ def back(token: str) -> Any:
     """End the address's time away now, in every running game."""
     who = address()
     with db.write_session() as session:
-        mine.end_away(session=session, address=who, now=utcnow())
+        mine.end_away(session=session, address=who, now=timing.now())
         _speak(mine.games_of(session=session, address=who))
     flash(_("Welcome back: you are no longer marked as away."), "done")
     return redirect(url_for("mine.page", token=token, _anchor="away"), code=303)

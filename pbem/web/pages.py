@@ -28,7 +28,7 @@ from ..core import seats as seat_rows
 from ..core.errors import LinkInvalid, NotNow
 from ..i18n import N_
 from ..mail import narrative
-from ..models import Game, OutboxEmail, Record, Seat, SeatRecord, utcnow
+from ..models import Game, OutboxEmail, Record, Seat, SeatRecord
 from . import tokens
 
 LOG_LINES = 40
@@ -140,7 +140,7 @@ def page_tag(*, session: Session, extra: str = "") -> str:
         game, seats, seat = tokens.seat_rows()
         wait = wait_of_seat(session=session)
         said = said_at(session=session)
-        today = timing.local_date(utcnow(), timing.zone(seat.timezone))
+        today = timing.local_date(timing.now(), timing.zone(seat.timezone))
         stored = g.pbem_page_tag = "\x1f".join(
             (
                 PAGE_TAG_VERSION,
@@ -183,7 +183,7 @@ def seat_page(*, session: Session, link: links.Link, log_lines: int | None = LOG
             game=game,
             seats=seats,
             me=seat,
-            now=utcnow(),
+            now=timing.now(),
             wait=wait_of_seat(session=session),
         ),
     )

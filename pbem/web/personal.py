@@ -8,9 +8,8 @@ from typing import Any
 from flask import Blueprint, flash, redirect, url_for
 from flask_babel import gettext as _
 
-from .. import db
+from .. import db, timing
 from ..core import personal
-from ..models import utcnow
 from . import tokens
 
 bp = Blueprint("personal", __name__)
@@ -21,7 +20,9 @@ def request_erasure(token: str) -> Any:
     """Store the request (once), then show the seat's page again with a word that the organiser has it."""
     with db.write_session() as session:
         found = tokens.seat(session, lock=True)
-        personal.request_erasure(session=session, game_id=found.game.id or 0, seat=found.seat.position, now=utcnow())
+        personal.request_erasure(
+            session=session, game_id=found.game.id or 0, seat=found.seat.position, now=timing.now()
+        )
     # "told": kept on the game-over page, unlike a move's "done"
     flash(_("Your request is with the organiser, who will erase your data from this game."), "done told")
     return redirect(url_for("play.page", token=token), code=303)

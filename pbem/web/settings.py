@@ -12,14 +12,13 @@ from typing import Any
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from .. import db, i18n
+from .. import db, i18n, timing
 from ..core import games, links, seats
 from ..core.errors import LinkInvalid, ServiceError
 from ..extensions import csrf
 from ..flows import links as link_flows
 from ..flows import play
 from ..i18n import N_
-from ..models import utcnow
 from . import tokens
 
 bp = Blueprint("settings", __name__)
@@ -86,7 +85,7 @@ def change(token: str) -> Any:
                 reminders=bool(reminders),
                 score_sheets=request.form.get("score_sheets", ""),
                 digest=request.form.get("digest", ""),
-                now=utcnow(),
+                now=timing.now(),
             )
         elif action == "leave":
             play.leave(session=session, game_id=found.game.id or 0, seat=seat.position)

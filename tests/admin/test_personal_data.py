@@ -15,10 +15,10 @@ from sqlalchemy import inspect, text
 from sqlmodel import select
 
 import engine
-from pbem import admin, db, flows
+from pbem import admin, db, flows, timing
 from pbem.core import errors, games, personal, records, talk
 from pbem.core import seats as seat_rows
-from pbem.models import ErasureRequest, Message, utcnow
+from pbem.models import ErasureRequest, Message
 from tests.apps import Table
 
 from .conftest import csrf_of
@@ -70,7 +70,7 @@ def played(app: Flask, organiser: admin.Actor, game: str = "call-to-glory", **op
         table = Table(app, made.id or 0)
     with app.app_context(), db.write_session() as session:
         talk.say(
-            session=session, game_id=table.game_id, seat=0, text=f"hello from {NAME}", nonce_tag=None, now=utcnow()
+            session=session, game_id=table.game_id, seat=0, text=f"hello from {NAME}", nonce_tag=None, now=timing.now()
         )
         admin.resend_turn_email(session=session, game_id=table.game_id, actor=organiser, seat=0)
         flows.links.lost_links(session=session, address=ADDRESS.upper())
@@ -190,5 +190,6 @@ def test_no_request_while_the_game_runs(app: Flask) -> None:
     with app.app_context():
         assert db.get_session().exec(select(ErasureRequest)).all() == []
         assert (
-            personal.request_erasure_of_address(session=db.get_session(), address="ann@example.com", now=utcnow()) == []
+            personal.request_erasure_of_address(session=db.get_session(), address="ann@example.com", now=timing.now())
+            == []
         )

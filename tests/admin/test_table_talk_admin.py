@@ -6,9 +6,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import db
+from pbem import db, timing
 from pbem.core import talk
-from pbem.models import AdminAction, Message, utcnow
+from pbem.models import AdminAction, Message
 from tests.admin.conftest import csrf_of, refused
 from tests.apps import Table
 
@@ -17,7 +17,9 @@ def test_the_organiser_hides_a_message_from_the_game_page(
     app: Flask, admin_client: FlaskClient, adm_table: Table
 ) -> None:
     with app.app_context(), db.write_session() as session:
-        talk.say(session=session, game_id=adm_table.game_id, seat=0, text="a rude word", nonce_tag=None, now=utcnow())
+        talk.say(
+            session=session, game_id=adm_table.game_id, seat=0, text="a rude word", nonce_tag=None, now=timing.now()
+        )
     page = admin_client.get(f"/admin/games/{adm_table.game_id}").text
     assert "a rude word" in page and "Hide this message" in page
     with app.app_context():

@@ -13,11 +13,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
 
-from pbem import admin, db
+from pbem import admin, db, timing
 from pbem.core import games, links
 from pbem.core import seats as seat_rows
 from pbem.flows import invites as invite_flows
-from pbem.models import Game, OutboxEmail, Seat, Wait, utcnow
+from pbem.models import Game, OutboxEmail, Seat, Wait
 from pbem.scheduler import sweeps
 from tests.admin.conftest import assert_page, create_table, csrf_of, new_game_form, outbox_rows
 from tests.apps import CSRF, Table
@@ -165,7 +165,7 @@ def test_a_decline_filled_by_a_bot_starts_the_game(
 
 
 def test_start_by_date_with_bots_in_the_unanswered_seats(app: Flask, organiser: admin.Actor) -> None:
-    day = (utcnow() + timedelta(days=3)).date()
+    day = (timing.now() + timedelta(days=3)).date()
     table = invited(app, organiser, start_by=day.isoformat(), unanswered="bot")
     row = game_row(app, table)
     assert row.start_at is not None and row.unanswered == "bot"
@@ -176,9 +176,9 @@ def test_start_by_date_with_bots_in_the_unanswered_seats(app: Flask, organiser: 
     answer(player, table.personal(1), "decline")
     old_cy = table.personal(2)
     with app.app_context():
-        assert sweeps.start_sweep(now=utcnow()) == 0, "not before its day"
-        assert sweeps.start_sweep(now=utcnow() + timedelta(days=4)) == 1
-        assert sweeps.start_sweep(now=utcnow() + timedelta(days=4)) == 0, "started once"
+        assert sweeps.start_sweep(now=timing.now()) == 0, "not before its day"
+        assert sweeps.start_sweep(now=timing.now() + timedelta(days=4)) == 1
+        assert sweeps.start_sweep(now=timing.now() + timedelta(days=4)) == 0, "started once"
     after = seats(app, table)
     assert game_row(app, table).status == "playing"
     assert [s.kind for s in after] == ["human", "heuristic", "heuristic"]
@@ -188,12 +188,12 @@ def test_start_by_date_with_bots_in_the_unanswered_seats(app: Flask, organiser: 
 
 
 def test_start_by_date_without_the_unanswered_seats(app: Flask, client: FlaskClient, organiser: admin.Actor) -> None:
-    day = (utcnow() + timedelta(days=1)).date()
+    day = (timing.now() + timedelta(days=1)).date()
     table = invited(app, organiser, start_by=day.isoformat(), unanswered="drop")
     answer(client, table.personal(0), "accept")
     answer(client, table.personal(2), "accept")
     with app.app_context():
-        assert sweeps.start_sweep(now=utcnow() + timedelta(days=2)) == 1
+        assert sweeps.start_sweep(now=timing.now() + timedelta(days=2)) == 1
     after = seats(app, table)
     assert [(s.position, s.name) for s in after] == [(0, "ann"), (1, "cy")]
     assert list(table.state().players) == ["ann", "cy"] and table.verify()
@@ -205,11 +205,11 @@ def test_start_by_date_without_the_unanswered_seats(app: Flask, client: FlaskCli
 
 
 def test_too_few_to_start_without_them_waits_and_tells_the_organiser(app: Flask, organiser: admin.Actor) -> None:
-    day = (utcnow() + timedelta(days=1)).date()
+    day = (timing.now() + timedelta(days=1)).date()
     table = invited(app, organiser, start_by=day.isoformat(), unanswered="drop")
     answer(app.test_client(), table.personal(0), "accept")
     with app.app_context():
-        assert sweeps.start_sweep(now=utcnow() + timedelta(days=2)) == 0
+        assert sweeps.start_sweep(now=timing.now() + timedelta(days=2)) == 0
     row = game_row(app, table)
     assert row.status == games.INVITED and row.start_at is None
     notice = kinds(app, table, "organiser")[-1]

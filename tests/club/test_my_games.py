@@ -4,23 +4,25 @@ from all of them in one POST, a link from every email, and nothing ever of a gam
 from __future__ import annotations
 
 import re
-import time
 from datetime import timedelta
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from itsdangerous import TimestampSigner
 from sqlmodel import select
 
-from pbem import db
+from pbem import db, timing
 from pbem.core import games, links
 from pbem.core import seats as seat_rows
-from pbem.models import Game, OutboxEmail, utcnow
+from pbem.models import Game, OutboxEmail
 from tests.apps import CSRF, Table, new_table
 from tests.web.test_seed_check import finished_table
 
 ANN = "ann@example.com"
+
+
+def _days_ahead(days: int) -> str:
+    return (timing.now() + timedelta(days=days)).date().isoformat()
 
 
 def mine(app: Flask, address: str) -> str:
@@ -112,12 +114,11 @@ def test_tampered_foreign_and_expired_links_show_nothing(
         personal = links.personal_token(three_games[0].game_id, 0, three_games[0].seat(0).nonce)
     assert client.get(f"/mine/{personal}").status_code in (400, 403, 404)
     days = app.config["PERSONAL_LINK_DAYS"] + 1
-    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda _self: int(time.time()) - days * 86400)
-    old = mine(app, ANN)
-    monkeypatch.undo()
+    with timing.frozen(timing.now() - timedelta(days=days)):
+        old = mine(app, ANN)
     expired = client.get(f"/mine/{old}")
     assert expired.status_code == 410 and "front page" in expired.text and "Test game" not in expired.text
-    form = {"csrf_token": csrf(client.get(f"/mine/{good}").text), "until": "2030-01-01"}
+    form = {"csrf_token": csrf(client.get(f"/mine/{good}").text), "until": _days_ahead(3)}
     post = client.post(f"/mine/{old}/away", data=form)
     assert post.status_code == 410
 
@@ -128,7 +129,7 @@ def test_away_from_all_my_games_in_one_post(
     table, second, other = three_games
     token = mine(app, ANN)
     page = client.get(f"/mine/{token}")
-    until = utcnow().date() + timedelta(days=3)
+    until = timing.now().date() + timedelta(days=3)
     answer = client.post(f"/mine/{token}/away", data={"csrf_token": csrf(page.text), "until": until.isoformat()})
     assert answer.status_code == 303
     assert table.seat(0).away_until == until and second.seat(1).away_until == until
@@ -151,7 +152,7 @@ def test_a_game_that_refuses_is_named_and_the_others_change(
         game.policy = {**(game.policy or {}), "absence_cap_days": 0}
         session.add(game)
     token = mine(app, ANN)
-    until = utcnow().date() + timedelta(days=2)
+    until = timing.now().date() + timedelta(days=2)
     form = {"csrf_token": csrf(client.get(f"/mine/{token}").text), "until": until.isoformat()}
     client.post(f"/mine/{token}/away", data=form)
     shown = client.get(f"/mine/{token}")
@@ -162,7 +163,7 @@ def test_a_game_that_refuses_is_named_and_the_others_change(
 def test_bad_date_and_missing_csrf_change_nothing(app: Flask, client: FlaskClient, table: Table) -> None:
     token = mine(app, ANN)
     page = client.get(f"/mine/{token}")
-    assert client.post(f"/mine/{token}/away", data={"until": "2030-01-01"}).status_code == 400
+    assert client.post(f"/mine/{token}/away", data={"until": _days_ahead(3)}).status_code == 400
     bad = client.post(f"/mine/{token}/away", data={"csrf_token": csrf(page.text), "until": "soon"})
     assert bad.status_code == 400 and "date" in bad.text
     assert table.seat(0).away_until is None

@@ -22,11 +22,11 @@ from sqlmodel import select
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
 from engine.protocol import Decision
-from pbem import db, flows
+from pbem import db, flows, timing
 from pbem.core import errors, games, links
 from pbem.core import seats as seat_rows
 from pbem.mail import narrative, notify
-from pbem.models import AdminAction, Game, OutboxEmail, utcnow
+from pbem.models import AdminAction, Game, OutboxEmail
 from tests.apps import Table, new_table
 from tests.web.forge import days_ago, rotate_nonce, signed_at, tamper
 
@@ -172,7 +172,7 @@ def test_nobody_without_a_reachable_address_gets_email(app: Flask, table: Table)
         state = games.load_state(game)
         ann = seats[0]
         assert notify.reachable(ann)
-        for change in ({"email": None}, {"kind": "heuristic"}, {"left_at": utcnow()}):
+        for change in ({"email": None}, {"kind": "heuristic"}, {"left_at": timing.now()}):
             saved = {k: getattr(ann, k) for k in change}
             for key, value in change.items():
                 setattr(ann, key, value)
@@ -291,7 +291,7 @@ def test_fresh_links_go_to_the_address_on_file_at_most_once_in_ten_minutes_and_f
         expired = table.personal(1)
     with app.test_request_context(), pytest.raises(errors.LinkExpired):
         links.read(expired)
-    now = utcnow()
+    now = timing.now()
 
     def ask(at: timedelta) -> bool:
         with app.test_request_context(), db.write_session() as session:
@@ -328,7 +328,7 @@ def test_a_fresh_link_needs_a_genuine_current_token(app: Flask) -> None:
             flows.links.fresh_link(session=session, token="not-a-token")
     rotate_nonce(app, table.game_id, 0)
     with app.test_request_context(), db.write_session() as session, pytest.raises(errors.LinkInvalid):
-        flows.links.fresh_link(session=session, token=ann, now=utcnow() + timedelta(days=2))
+        flows.links.fresh_link(session=session, token=ann, now=timing.now() + timedelta(days=2))
     assert len(rows(app, kind="fresh_link")) == 1
     assert seat_of(app, rows(app, kind="fresh_link")[0].seat_id).name == "ann"
 

@@ -20,11 +20,11 @@ from aiosmtpd.controller import Controller
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import admin, db, i18n
+from pbem import admin, db, i18n, timing
 from pbem.core import games
 from pbem.mail import outbox
 from pbem.mail.sender import SendReport, send_due
-from pbem.models import OutboxEmail, utcnow
+from pbem.models import OutboxEmail
 from tests.apps import free_port, new_table
 
 from .conftest import MailAppFactory, SMTPServer
@@ -78,7 +78,7 @@ def test_three_days_without_a_mail_server_lose_nothing_and_double_nothing(
     quiet = new_table(app, [games.SeatSpec("solo", email="solo@example.com"), games.SeatSpec("bot", kind="heuristic")])
     for n in range(20):
         put_email(app, to=f"reader{n}@example.com")
-    start = utcnow()
+    start = timing.now()
     queued = len(_rows(app))
 
     moment, notices_at, outcomes = start, None, Counter[str]()
@@ -134,7 +134,7 @@ def test_a_new_outage_tells_the_organiser_again_but_one_outage_only_once(
     seats = [games.SeatSpec("ann", email="ann@example.com"), games.SeatSpec("bob", kind="heuristic")]
     game = new_table(smtp_app, seats, organiser_email="org@example.com").game_id
     smtp_server.fail_with["ann@example.com"] = "451 4.3.0 Try again later"
-    t0 = utcnow()
+    t0 = timing.now()
     for minutes in (0, 30, 59):
         _send(smtp_app, t0 + timedelta(minutes=minutes))
     assert _stuck_notices(smtp_app) == {}, "not before an hour"
@@ -182,7 +182,7 @@ def test_a_locked_database_after_data_does_not_send_twice(
         return reply
 
     smtp_server.handle_DATA = lock_after_data  # type: ignore[method-assign]
-    t0 = utcnow()
+    t0 = timing.now()
     with caplog.at_level(logging.WARNING):
         report = _send(app, t0)
     locked[0].join()

@@ -11,9 +11,9 @@ import pytest
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import db
+from pbem import db, timing
 from pbem.mail import outbox
-from pbem.models import OutboxEmail, utcnow
+from pbem.models import OutboxEmail
 
 Put = Callable[..., int]
 STALE = 600
@@ -22,7 +22,7 @@ STALE = 600
 
 def _claim(app: Flask, claimer: str, *, limit: int = 50, after: float = 0) -> list[int]:
     with app.app_context(), db.write_session() as session:
-        now = utcnow() + timedelta(seconds=after)
+        now = timing.now() + timedelta(seconds=after)
         rows = outbox.claim_due(session=session, now=now, limit=limit, claimer=claimer, stale_seconds=STALE)
         return [row.id or 0 for row in rows]
 
@@ -61,8 +61,8 @@ def test_queue_keeps_one_row_per_dedupe_key(app: Flask, put_email: Put) -> None:
 
 
 def test_claims_what_is_due_oldest_first(app: Flask, put_email: Put) -> None:
-    later = put_email(app, due=utcnow() + timedelta(minutes=5))
-    first = put_email(app, due=utcnow() - timedelta(minutes=5))
+    later = put_email(app, due=timing.now() + timedelta(minutes=5))
+    first = put_email(app, due=timing.now() - timedelta(minutes=5))
     second = put_email(app)
     assert _claim(app, "sender-a") == [first, second]
     rows = _rows(app)
@@ -99,7 +99,7 @@ def test_two_claims_at_once_never_share_a_row(app: Flask, put_email: Put) -> Non
 
     def sender_a() -> None:
         with app.app_context(), db.write_session() as session:
-            rows = outbox.claim_due(session=session, now=utcnow(), limit=3, claimer="a")
+            rows = outbox.claim_due(session=session, now=timing.now(), limit=3, claimer="a")
             got["a"] = [row.id or 0 for row in rows]
             a_claimed.set()
             if postgres:

@@ -18,12 +18,12 @@ from flask import Flask
 from sqlalchemy import text
 from sqlmodel import SQLModel, col, select
 
-from pbem import admin, db, flows
+from pbem import admin, db, flows, timing
 from pbem.core import games, talk
 from pbem.core import seats as seat_rows
 from pbem.mail import compose, outbox
 from pbem.mail.sender import send_due
-from pbem.models import OutboxEmail, utcnow
+from pbem.models import OutboxEmail
 from tests.apps import Table, new_table
 
 from .conftest import SMTPServer, deliver
@@ -75,7 +75,7 @@ def test_a_stale_turn_email_is_dropped_not_sent(smtp_app: Flask, smtp_server: SM
     assert all("You are invited" in m["Subject"] for m in smtp_server.messages), "no turn email went out"
     # A dropped email is not undelivered: no "mail stuck", no dead email, nothing retried.
     with smtp_app.app_context():
-        later = utcnow() + timedelta(days=2)
+        later = timing.now() + timedelta(days=2)
         assert outbox.stuck_games(session=db.get_session(), now=later, after=timedelta(minutes=1)) == []
         listed = admin.list_games(session=db.get_session(), now=later).rows
         assert [r for r in listed if r.id == table.game_id and r.stuck_since is not None] == []
@@ -125,7 +125,9 @@ def test_the_story_is_told_when_the_email_is_sent(app: Flask) -> None:
     for _ in range(3):
         _bot_move(app, table)  # ann's whole turn: bob's turn email is queued
     with app.app_context(), db.write_session() as session:
-        talk.say(session=session, game_id=table.game_id, seat=0, text="Your move, Bob!", nonce_tag=None, now=utcnow())
+        talk.say(
+            session=session, game_id=table.game_id, seat=0, text="Your move, Bob!", nonce_tag=None, now=timing.now()
+        )
     deliver(app)
     bobs = _rows(app, kind="turn")[-1]
     assert bobs.to_addr == "bob <bob@example.com>" and bobs.status == "sent"
@@ -188,7 +190,7 @@ def _migrate(app: Flask, target: str, up: bool) -> None:
 
 def test_an_email_queued_before_0008_is_sent_after_it(smtp_app: Flask, smtp_server: SMTPServer) -> None:
     _migrate(smtp_app, "0007", up=False)
-    now = utcnow()
+    now = timing.now()
     old = {
         "kind": "turn",
         "to_addr": "ann <ann@example.com>",

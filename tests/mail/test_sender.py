@@ -23,11 +23,11 @@ from flask import Flask
 from sqlalchemy.exc import OperationalError
 from sqlmodel import select
 
-from pbem import create_app, db
+from pbem import create_app, db, timing
 from pbem.config import ConfigError
 from pbem.mail import outbox, sender
 from pbem.mail.sender import SendReport, retry_delay, send_due
-from pbem.models import OutboxEmail, utcnow
+from pbem.models import OutboxEmail
 from tests.apps import free_port
 
 from .conftest import MailAppFactory, SMTPServer
@@ -160,7 +160,7 @@ def test_a_row_with_a_line_break_in_a_header_is_never_sent(
 def test_451_is_retried_with_backoff_then_sent(smtp_app: Flask, smtp_server: SMTPServer, put_email: Put) -> None:
     email = put_email(smtp_app)
     smtp_server.fail_with["ann@example.com"] = "451 4.3.0 Mailbox busy, try again later"
-    t0 = utcnow()
+    t0 = timing.now()
     report = _send(smtp_app, at=t0)
     assert (report.claimed, report.sent, report.retried, report.dead) == (1, 0, 1, 0)
     row = _row(smtp_app, email)
@@ -186,7 +186,7 @@ def test_a_refused_connection_retries_the_whole_batch(
 ) -> None:
     app = make_mail_app(MAIL_PORT=free_port())  # nothing listens there
     ids = [put_email(app, to=f"p{n}@example.com") for n in range(3)]
-    t0 = utcnow()
+    t0 = timing.now()
     report = _send(app, at=t0)
     assert (report.claimed, report.sent, report.retried, report.dead) == (3, 0, 3, 0)
     for email in ids:
@@ -248,7 +248,7 @@ def test_550_is_dead_at_once_and_others_still_go(smtp_app: Flask, smtp_server: S
     assert row.last_error == "550 5.1.1 No such user here"
     assert _row(smtp_app, fine).status == "sent"
     assert [r.envelope_to for r in smtp_server.messages] == [["bob@example.com"]]
-    assert _send(smtp_app, at=utcnow() + timedelta(days=30)).claimed == 0, "a dead row stays dead"
+    assert _send(smtp_app, at=timing.now() + timedelta(days=30)).claimed == 0, "a dead row stays dead"
 
 
 def test_a_5xx_refusing_our_sender_is_retried_not_dead(
@@ -321,7 +321,7 @@ def test_a_failing_quit_after_data_still_counts_as_sent(
     assert _send(smtp_app).sent == 1
     assert _row(smtp_app, email).status == "sent"
     assert len(smtp_server.messages) == 1
-    assert _send(smtp_app, at=utcnow() + timedelta(days=1)).claimed == 0, "it is not sent again"
+    assert _send(smtp_app, at=timing.now() + timedelta(days=1)).claimed == 0, "it is not sent again"
 
 
 def test_a_row_that_cannot_be_marked_sent_does_not_stop_the_batch(
@@ -389,7 +389,7 @@ def test_a_crashed_senders_claim_is_taken_over(
     """A row left "sending" may have been delivered before the crash: it is sent again with its own Message-ID,
     and the log says it may be a duplicate."""
     email = put_email(smtp_app)
-    t0 = utcnow()
+    t0 = timing.now()
     with smtp_app.app_context(), db.write_session() as session:
         assert outbox.claim_due(session=session, now=t0, limit=10, claimer="crashed:1:dead")
     assert _send(smtp_app, at=t0 + timedelta(seconds=59)).claimed == 0, "a live claim is left alone"
@@ -649,7 +649,7 @@ def test_a_claim_is_renewed_while_its_batch_is_sent(smtp_app: Flask, put_email: 
     """A live sender keeps its rows' claims fresh, so no other sender takes them over; once it stops renewing
     (killed), the claim is stale after MAIL_STALE_CLAIM_SECONDS, a minute by default."""
     ids = [put_email(smtp_app, to=f"p{n}@example.com") for n in range(2)]
-    t0 = utcnow()
+    t0 = timing.now()
     with smtp_app.app_context():
         with db.write_session() as session:
             outbox.claim_due(session=session, now=t0, limit=10, claimer="live")

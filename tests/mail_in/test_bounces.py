@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from pbem import db
+from pbem import db, timing
 from pbem.admin import listing
 from pbem.core import games
-from pbem.models import utcnow
 from tests.apps import Table, new_table
 from tests.mail.conftest import SMTPServer, deliver
 
@@ -101,9 +100,9 @@ def test_a_dsn_marks_the_address_tells_the_organiser_once_and_shows_where_needed
     _run(reply_app, dsn("bob@example.com", message_id="<dsn-2@mx>"))
     assert len([n for n in sent_to(reply_app, "org@example.com") if "bounce" in n.subject]) == 1
     with reply_app.test_request_context():
-        rows = listing.list_games(session=db.get_session(), now=utcnow(), attention=True).rows
+        rows = listing.list_games(session=db.get_session(), now=timing.now(), attention=True).rows
     assert [r.id for r in rows] == [organised.game_id] and rows[0].bouncing == 1
-    assert any("bounces" in reason for reason in rows[0].attention(utcnow()))
+    assert any("bounces" in reason for reason in rows[0].attention(timing.now()))
     page = reply_app.test_client().get(f"/play/{organised.personal(1)}").get_data(as_text=True)
     assert "komen onbezorgd terug" in page  # bob reads Dutch
     other = reply_app.test_client().get(f"/play/{organised.personal(0)}").get_data(as_text=True)

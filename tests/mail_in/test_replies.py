@@ -4,11 +4,12 @@ in one reply, table talk, seat commands, the answer email, and every way a messa
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from flask import Flask
 
-from pbem import db
+from pbem import db, timing
 from pbem.core import talk
 from tests.apps import Table
 
@@ -114,18 +115,20 @@ def test_answers_speak_the_seats_language(
 
 
 def test_seat_commands(reply_app: Flask, glory: Table) -> None:
+    soon = (timing.now() + timedelta(days=3)).date().isoformat()  # ahead of today, within the game's 14 days
+    too_far = (timing.now() + timedelta(days=400)).date().isoformat()
     original = last_email(reply_app, "cy@example.com")
     raw = clients.gmail(
-        original, "rappels non\nabsent jusqu'au 2026-12-02\nhelp\nÉtat", sender="cy@example.com", lang="fr"
+        original, f"rappels non\nabsent jusqu'au {soon}\nhelp\nÉtat", sender="cy@example.com", lang="fr"
     )
     assert mail_in(reply_app, raw).exit_code == 0
     seat = glory.seat(2)
-    assert seat.reminders is False and seat.away_until is not None and seat.away_until.isoformat() == "2026-12-02"
+    assert seat.reminders is False and seat.away_until is not None and seat.away_until.isoformat() == soon
     answer = sent_to(reply_app, "cy@example.com")[-1].text_body
     assert "Fait\u202f: Les rappels sont désactivés." in answer
     assert answer.count("Fait\u202f: ") == 4
     original = last_email(reply_app, "cy@example.com")
-    raw = clients.gmail(original, "back\naway until 2099-01-01\nreminders on", sender="cy@example.com")
+    raw = clients.gmail(original, f"back\naway until {too_far}\nreminders on", sender="cy@example.com")
     assert mail_in(reply_app, raw).exit_code == 0
     seat = glory.seat(2)
     assert seat.reminders is True and seat.away_until is None

@@ -57,16 +57,8 @@ class Clock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[Clock]:
     """The clock of the stored changes, set to ``T0`` (see the module docstring)."""
     c = Clock()
-    for module in (
-        "pbem.core.games",
-        "pbem.web.pages",
-        "pbem.web.away",
-        "pbem.mail.outbox",
-        "pbem.admin.common",
-        "pbem.flows.seats",
-    ):
-        monkeypatch.setattr(f"{module}.utcnow", lambda: c.now)
-    yield c
+    with timing.use_clock(lambda: c.now):
+        yield c
 
 
 @dataclass

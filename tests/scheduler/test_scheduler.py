@@ -17,10 +17,10 @@ from apscheduler.triggers.interval import IntervalTrigger
 from flask import Flask
 from sqlmodel import col, select
 
-from pbem import create_app, db
+from pbem import create_app, db, timing
 from pbem.config import ConfigError
 from pbem.core import seats as seat_rows
-from pbem.models import OutboxEmail, utcnow
+from pbem.models import OutboxEmail
 from pbem.scheduler import jobs as scheduler_jobs
 from tests.apps import Table, free_port
 from tests.mail.conftest import SMTPServer
@@ -96,11 +96,11 @@ def test_the_real_scheduler_delivers_mail_reminders_and_deadlines(
         SCHEDULER_SWEEP_SECONDS=1,
         QUIET_HOURS="00:00-00:00",  # whatever the hour of the test run, a due reminder may go
     )
-    now = utcnow()
+    now = timing.now()
     with monkeypatch.context() as past:  # two games that have been waiting a while
-        past.setattr("pbem.core.games.utcnow", lambda: now - timedelta(hours=25))
+        past.setattr("pbem.timing._source", lambda: now - timedelta(hours=25))
         reminded = make_game(app, name="Reminded", names=("ann", "bob"), seed=1)
-        past.setattr("pbem.core.games.utcnow", lambda: now - timedelta(hours=73))
+        past.setattr("pbem.timing._source", lambda: now - timedelta(hours=73))
         late = make_game(app, name="Late", names=("cy", "dan"), seed=2)
     smtp_server.clear()
     scheduler_jobs.start(app)

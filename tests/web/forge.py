@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -14,7 +14,7 @@ from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from sqlalchemy import inspect, text
 from werkzeug.test import TestResponse
 
-from pbem import db
+from pbem import db, timing
 from pbem.core import links
 from pbem.core import seats as seat_rows
 from tests.apps import Table
@@ -36,19 +36,18 @@ def tamper(token: str) -> str:
 
 @contextmanager
 def signed_at(when: float) -> Iterator[None]:
-    """Inside the block, itsdangerous timestamps new signatures at ``when`` (a Unix time).
-
-    itsdangerous 2.2 takes the time from ``TimestampSigner.get_timestamp`` (``int(time.time())``)
-    both when signing and when checking the age, so only the signing is done under the patch.
+    """Inside the block, new signatures are timestamped at ``when`` (a Unix time): the app's, whose signer reads
+    ``timing.now``, and those of ``sign`` (itsdangerous's own ``TimestampSigner.get_timestamp``). Only the signing
+    is done in the block; the age is checked outside it, by the clock.
     """
-    with pytest.MonkeyPatch.context() as patch:
+    with pytest.MonkeyPatch.context() as patch, timing.frozen(datetime.fromtimestamp(when, UTC)):
         patch.setattr(TimestampSigner, "get_timestamp", lambda _self: int(when))
         yield
 
 
 def days_ago(days: float) -> float:
     """The Unix time ``days`` days before now."""
-    return time.time() - days * DAY
+    return timing.now().timestamp() - days * DAY
 
 
 def rotate_nonce(app: Flask, game_id: int, position: int, nonce: str = "rotated-nonce-0123456789") -> None:

@@ -13,9 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import create_app, db
+from pbem import create_app, db, timing
 from pbem.mail import outbox
-from pbem.models import utcnow
 from pbem.scheduler import jobs
 from pbem.web import health
 from tests.apps import Table
@@ -52,7 +51,7 @@ def test_readyz_waits_for_the_scheduler_then_says_ready(app: Flask, client: Flas
     assert 0 <= report["checks"]["scheduler"]["jobs"]["reminders"]["age_seconds"] < 60
 
     with app.app_context():
-        later = health.readiness(app, utcnow() + timedelta(seconds=16))  # three send periods without a beat
+        later = health.readiness(app, timing.now() + timedelta(seconds=16))  # three send periods without a beat
     assert not later["ok"] and not later["checks"]["scheduler"]["jobs"]["send-mail"]["ok"]
     assert later["checks"]["scheduler"]["jobs"]["deadlines"]["ok"], "the sweeps run once a minute"
     for text in (client.get("/readyz").get_data(as_text=True),):

@@ -6,10 +6,9 @@ from __future__ import annotations
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import admin, db
+from pbem import admin, db, timing
 from pbem.core import seats as seat_rows
 from pbem.core.audit import Actor
-from pbem.models import utcnow
 from tests.apps import Table, form_fields
 
 
@@ -82,7 +81,7 @@ def test_a_pause_or_a_message_gives_a_new_tag(app: Flask, client: FlaskClient, t
     etag = tag_of(client, token)
     with app.app_context(), db.write_session() as session:
         admin.pause_game(
-            session=session, game_id=table.game_id, actor=Actor(id=0, name="org"), reason="a break", now=utcnow()
+            session=session, game_id=table.game_id, actor=Actor(id=0, name="org"), reason="a break", now=timing.now()
         )
     assert again(client, token, etag) == 200
     etag = tag_of(client, token)

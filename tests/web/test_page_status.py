@@ -11,10 +11,10 @@ from sqlmodel import select
 
 from engine import call_to_glory as glory
 from engine.call_to_glory import Options
-from pbem import admin, db, flows
+from pbem import admin, db, flows, timing
 from pbem.core import games
 from pbem.core.audit import Actor
-from pbem.models import OutboxEmail, utcnow
+from pbem.models import OutboxEmail
 from tests.apps import Table, new_table
 
 REFRESH = '<meta http-equiv="refresh"'
@@ -36,7 +36,9 @@ def test_the_seat_to_act_is_asked_and_the_others_follow_by_themselves(client: Fl
 
 def test_a_paused_game_says_so_instead_of_your_turn(app: Flask, client: FlaskClient, table: Table) -> None:
     with app.app_context(), db.write_session() as session:
-        admin.pause_game(session=session, game_id=table.game_id, actor=ORGANISER, reason="back on Monday", now=utcnow())
+        admin.pause_game(
+            session=session, game_id=table.game_id, actor=ORGANISER, reason="back on Monday", now=timing.now()
+        )
     html = page(client, table, 0)
     assert "This game is paused." in html and "back on Monday" in html
     assert "Your turn." not in html and 'class="choices"' not in html and REFRESH not in html
@@ -44,7 +46,9 @@ def test_a_paused_game_says_so_instead_of_your_turn(app: Flask, client: FlaskCli
 
 def test_a_stopped_game_says_the_organiser_stopped_it(app: Flask, client: FlaskClient, table: Table) -> None:
     with app.app_context(), db.write_session() as session:
-        admin.abort_game(session=session, game_id=table.game_id, actor=ORGANISER, reason="we moved away", now=utcnow())
+        admin.abort_game(
+            session=session, game_id=table.game_id, actor=ORGANISER, reason="we moved away", now=timing.now()
+        )
     for position in (0, 1):
         html = page(client, table, position)
         assert "This game was stopped by the organiser." in html and "we moved away" in html

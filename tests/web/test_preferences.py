@@ -12,9 +12,9 @@ from sqlalchemy import update
 from werkzeug.test import TestResponse
 
 from engine import call_to_glory as glory
-from pbem import admin, db, flows
+from pbem import admin, db, flows, timing
 from pbem.core import games
-from pbem.models import AdminUser, MoveRecord, utcnow
+from pbem.models import AdminUser, MoveRecord
 from tests.apps import Table, form_fields, new_table
 
 from .forge import assert_error_page
@@ -64,7 +64,7 @@ def test_changes_are_limited_per_seat(client: FlaskClient, table: Table, app: Fl
         session.execute(
             update(MoveRecord)
             .where(MoveRecord.game_id == table.game_id, MoveRecord.seat == 1)
-            .values(created_at=utcnow() - games.STANDING_WINDOW - timedelta(seconds=1))
+            .values(created_at=timing.now() - games.STANDING_WINDOW - timedelta(seconds=1))
         )
     assert _prefer(client, token, values[games.STANDING_CHANGES % len(values)]).status_code == 303, "window passed"
     assert _preference_rows(table, 1) == games.STANDING_CHANGES + 1

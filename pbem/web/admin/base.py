@@ -4,7 +4,6 @@ refused forms (Post/Redirect/Get)."""
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -26,9 +25,9 @@ from wtforms.validators import Length  # type: ignore[import-untyped]
 
 from engine.protocol import Game as Rules
 
-from ... import admin, db, i18n
+from ... import admin, db, i18n, timing
 from ...extensions import login_manager
-from ...models import AdminUser, utcnow
+from ...models import AdminUser
 from .. import security
 
 _: Callable[..., str] = gettext
@@ -92,7 +91,10 @@ def _require_login() -> BaseResponse | None:
     if not current_user.is_authenticated:
         return _unauthorized()
     since = session.get("admin_since")
-    if not isinstance(since, (int, float)) or time.time() - since > current_app.config["ADMIN_SESSION_HOURS"] * 3600:
+    if (
+        not isinstance(since, (int, float))
+        or timing.now().timestamp() - since > current_app.config["ADMIN_SESSION_HOURS"] * 3600
+    ):
         logout_user()
         session.clear()
         return _unauthorized(_("Your login has expired: please log in again."))
@@ -111,7 +113,7 @@ def _when(value: datetime | None) -> str:
 @bp.app_template_filter("admin_ago")
 def _ago(value: datetime | None) -> str:
     """How long ago (or, for a future time, how soon), short: ``3 hr. ago``, ``in 2 days``."""
-    return "–" if value is None else i18n.relative(value, utcnow())
+    return "–" if value is None else i18n.relative(value, timing.now())
 
 
 # Post/Redirect/Get: a refused form is kept in the session and shown by a GET, so a reload posts nothing ----------

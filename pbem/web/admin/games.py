@@ -12,9 +12,8 @@ from flask_babel import ngettext as _ngettext
 
 from engine.protocol import Game as Rules
 
-from ... import admin, db
+from ... import admin, db, timing
 from ...core.errors import ServiceError
-from ...models import utcnow
 from .base import actor, bp, draft_of, game_form, seat_choices, zones
 
 _: Callable[..., str] = gettext
@@ -38,13 +37,13 @@ def index() -> Any:
     status = request.args.get("status") or None
     listing = admin.list_games(
         session=db.get_session(),
-        now=utcnow(),
+        now=timing.now(),
         status=status,
         attention=request.args.get("attention") == "1",
         page=_page_number(request.args.get("page")),
         per_page=current_app.config["ADMIN_GAMES_PER_PAGE"],
     )
-    return render_template("admin/games.html", listing=listing, statuses=admin.STATUSES, now=utcnow())
+    return render_template("admin/games.html", listing=listing, statuses=admin.STATUSES, now=timing.now())
 
 
 # One game ---------------------------------------------------------------------------------------
@@ -74,7 +73,7 @@ def game_page(game_id: int) -> Any:
         kept=draft,
         kinds=seat_choices(view.rules),
         zones=zones(),
-        now=utcnow(),
+        now=timing.now(),
         board=[f"games/{key}/admin_board.html", "admin/_board.html"],
         seat_board=[f"games/{key}/board.html", "games/_default/board.html"],
         page=None

@@ -15,7 +15,7 @@ from limits import RateLimitItem
 from limits import parse as parse_limit
 from werkzeug.wrappers.response import Response as BaseResponse
 
-from ... import admin, db
+from ... import admin, db, timing
 from ..errors import error_page
 from .base import ACCOUNT_KEY, LOGIN_KEY, LoginUser, actor, bp, draft_of, safe_next, store_draft
 
@@ -120,7 +120,7 @@ def login() -> Any:
         strategy.clear(count.item, *count.keys)
     session.clear()
     login_user(login)
-    session["admin_since"] = time.time()
+    session["admin_since"] = timing.now().timestamp()
     return redirect(target or url_for("admin.index"), code=303)
 
 
